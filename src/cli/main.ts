@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+import { toErrorBody } from "../domain/errors.js";
+
+/** Each subcommand lives in its own module and is loaded only when used, so `docsift ocr` never loads the server. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
+  ocr: {
+    summary: "Print the Document (words with boxes) of a PDF, PNG or JPG as JSON",
+    load: () => import("./ocr.js"),
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return `Usage: docsift <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun "docsift <command> --help" for a command's options.\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(usage());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`Unknown command "${name}".\n\n${usage()}`);
+    return 2;
+  }
+  return (await command.load()).run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`${JSON.stringify(toErrorBody(err))}\n`);
+    process.exitCode = 1;
+  },
+);

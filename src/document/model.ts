@@ -1,0 +1,49 @@
+/**
+ * The Document: what ingest builds from any accepted file and what extraction reads.
+ * Plain data, JSON-serialisable. Boxes are page ratios (0..1, origin top-left) after rotation is applied,
+ * so nothing downstream needs to know the page's size or whether it came from a PDF or an image.
+ */
+
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export type WordSource = "text" | "ocr";
+
+export interface Word {
+  /** Unique within the document; becomes a tokenId of a BoundingBox. */
+  id: number;
+  text: string;
+  box: Box;
+  source: WordSource;
+  /** 0..1; 1 for words read from a PDF text layer. */
+  confidence: number;
+}
+
+export interface Line {
+  /** Word ids in reading order (left to right). */
+  wordIds: number[];
+  box: Box;
+}
+
+export interface Page {
+  /** 1-based. */
+  pageNum: number;
+  /** Natural size: PDF points for PDF pages, pixels for images. */
+  width: number;
+  height: number;
+  source: WordSource;
+  words: Word[];
+  /** Lines in reading order (top to bottom). */
+  lines: Line[];
+}
+
+export type DocumentType = "pdf" | "png" | "jpeg";
+
+export interface Document {
+  type: DocumentType;
+  pages: Page[];
+}
