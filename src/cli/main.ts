@@ -7,6 +7,12 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
     summary: "Print the Document (words with boxes) of a PDF, PNG or JPG as JSON",
     load: () => import("./ocr.js"),
   },
+  extract: {
+    summary: "Extract fields (invoices, receipts, documents) from PDF, PNG or JPG files locally",
+    load: () => import("./extract.js"),
+  },
+  serve: { summary: "Run the HTTP service (API + processing workers)", load: () => import("./serve.js") },
+  clients: { summary: "Create, list or revoke OAuth2 clients", load: () => import("./clients.js") },
 };
 
 function usage(): string {

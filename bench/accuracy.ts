@@ -1,0 +1,155 @@
+/**
+ * Accuracy benchmark: runs the real `docsift extract` CLI over a labelled corpus and scores it.
+ *   npm run bench:accuracy -- LABELS.jsonl [--with-locale] [--limit N] [--concurrency N] [--chunk N] [--json OUT]
+ * Files in the labels are relative to the labels file's folder. Documents are grouped by product (and by locale with
+ * --with-locale, which passes each label line's "locale" as --locale) and run in chunks, several CLI processes at once.
+ */
+import { spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import {
+  type CliLine,
+  catalogueMaps,
+  type DocumentOutcome,
+  formatReport,
+  type LabelLine,
+  parseLabels,
+  predictionsOf,
+  scoreDocuments,
+  timingSummary,
+} from "./score.js";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+interface Chunk {
+  product: string;
+  locale: string | null;
+  files: string[];
+}
+
+function chunksOf(labels: readonly LabelLine[], root: string, withLocale: boolean, size: number): Chunk[] {
+  const groups = new Map<string, Chunk>();
+  for (const label of labels) {
+    const locale = withLocale ? (label.locale ?? null) : null;
+    const key = `${label.product}\u0000${locale ?? ""}`;
+    const group = groups.get(key) ?? { product: label.product, locale, files: [] };
+    groups.set(key, group);
+    group.files.push(resolve(root, label.file));
+  }
+  const chunks: Chunk[] = [];
+  for (const g of groups.values()) {
+    for (let i = 0; i < g.files.length; i += size) chunks.push({ ...g, files: g.files.slice(i, i + size) });
+  }
+  return chunks;
+}
+
+function runChunk(chunk: Chunk): Promise<CliLine[]> {
+  const args = ["--import", "tsx", "src/cli/main.ts", "extract", "--format", "jsonl", "--timings"];
+  args.push("--product", chunk.product);
+  if (chunk.locale) args.push("--locale", chunk.locale);
+  args.push(...chunk.files);
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const lines = stdout
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as CliLine);
+      // Exit 1 with per-file lines means some documents failed: they are scored as misses, not fatal.
+      if (lines.length === 0 && code !== 0) {
+        reject(new Error(`extract exited ${code} with no output: ${stderr.slice(0, 2000)}`));
+        return;
+      }
+      resolvePromise(lines);
+    });
+  });
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await fn(items[i]!);
+      }
+    }),
+  );
+  return results;
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      "with-locale": { type: "boolean", default: false },
+      limit: { type: "string" },
+      concurrency: { type: "string", default: "2" },
+      chunk: { type: "string", default: "20" },
+      json: { type: "string" },
+    },
+  });
+  const labelsPath = positionals[0];
+  if (!labelsPath || positionals.length > 1) {
+    process.stderr.write(
+      "Usage: npm run bench:accuracy -- LABELS.jsonl [--with-locale] [--limit N] [--concurrency N] [--chunk N] [--json OUT]\n",
+    );
+    return 2;
+  }
+  const root = dirname(resolve(labelsPath));
+  let labels = parseLabels(await readFile(labelsPath, "utf8"));
+  if (values.limit !== undefined) labels = labels.slice(0, Number(values.limit));
+  const withLocale = values["with-locale"] ?? false;
+  const chunks = chunksOf(labels, root, withLocale, Math.max(1, Number(values.chunk)));
+  const started = Date.now();
+  let done = 0;
+  const results = await mapLimit(chunks, Math.max(1, Number(values.concurrency)), async (chunk) => {
+    const lines = await runChunk(chunk);
+    done += chunk.files.length;
+    if (process.stderr.isTTY) process.stderr.write(`\r${done}/${labels.length} documents`);
+    return lines;
+  });
+  if (process.stderr.isTTY) process.stderr.write("\n");
+  const byFile = new Map<string, CliLine>();
+  for (const line of results.flat()) if (typeof line.file === "string") byFile.set(resolve(REPO, line.file), line);
+  const outcomes: DocumentOutcome[] = labels.map((label) => {
+    const line = byFile.get(resolve(root, label.file));
+    return { label, predicted: line ? predictionsOf(line) : null };
+  });
+  const { types, productFields } = catalogueMaps();
+  const report = scoreDocuments(outcomes, types, productFields);
+  const timing = timingSummary(results.flat());
+  const seconds = (Date.now() - started) / 1000;
+  const timingText = timing
+    ? `median per page over ${timing.pages} pages: extract ${timing.medianExtractMsPerPage.toFixed(2)} ms, ingest ${timing.medianIngestMsPerPage.toFixed(0)} ms\n`
+    : "no timings reported by the CLI\n";
+  const heading = `labels: ${labelsPath}${withLocale ? " (with locale hints)" : ""}\n`;
+  process.stdout.write(`${heading}${formatReport(report)}${timingText}wall time: ${seconds.toFixed(1)} s\n`);
+  if (values.json) {
+    const json = { labels: labelsPath, withLocale, seconds, timing, ...report };
+    await writeFile(values.json, `${JSON.stringify(json, null, 2)}\n`);
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,93 @@
+/**
+ * One synthetic document from one seed: the public library entry point (the accuracy and split benches both use it).
+ */
+import { PDFDocument } from "pdf-lib";
+import { isoDate, labelAmount, labelTime } from "./format.js";
+import { type InvoiceData, planInvoice } from "./invoice-data.js";
+import { INVOICE_LOCALES, localeProfile, RECEIPT_LOCALES } from "./locales.js";
+import { Rng } from "./prng.js";
+import { planReceipt, type ReceiptData } from "./receipt-data.js";
+import { renderInvoice } from "./render-invoice.js";
+import { renderReceipt } from "./render-receipt.js";
+
+export type DocumentKind = "invoice" | "receipt";
+
+export interface GenerateOptions {
+  /** BCP 47 tag of a supported locale; by default drawn from the seed. */
+  locale?: string;
+  /** Force (or forbid) a credit note; invoices only. */
+  credit?: boolean;
+}
+
+export interface SyntheticDocument {
+  pdf: Uint8Array;
+  /** Catalogue field name -> normal form, for every field the document prints. */
+  labels: Record<string, string>;
+  product: "invoices" | "receipts";
+  locale: string;
+  pages: number;
+}
+
+/** A fixed date for PDF metadata: generation must not depend on the clock. */
+const EPOCH = new Date(Date.UTC(2024, 0, 1));
+
+export async function generateDocument(
+  seed: number,
+  kind: DocumentKind,
+  options: GenerateOptions = {},
+): Promise<SyntheticDocument> {
+  const rng = new Rng(seed);
+  const dataRng = rng.fork();
+  const layoutRng = rng.fork();
+  const tag = options.locale ?? rng.weighted(kind === "invoice" ? INVOICE_LOCALES : RECEIPT_LOCALES);
+  const locale = localeProfile(tag);
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setCreationDate(EPOCH);
+  doc.setModificationDate(EPOCH);
+  if (kind === "invoice") {
+    const data = planInvoice(dataRng, locale, options.credit === undefined ? {} : { credit: options.credit });
+    const pages = await renderInvoice(doc, data, layoutRng);
+    return { pdf: await doc.save(), labels: invoiceLabels(data), product: "invoices", locale: tag, pages };
+  }
+  const data = planReceipt(dataRng, locale);
+  const pages = await renderReceipt(doc, data, layoutRng);
+  return { pdf: await doc.save(), labels: receiptLabels(data), product: "receipts", locale: tag, pages };
+}
+
+export function invoiceLabels(data: InvoiceData): Record<string, string> {
+  const labels: Record<string, string> = {
+    "invoice.number": data.number,
+    "invoice.date": isoDate(data.issueDate),
+    "invoice.currency": data.locale.currency,
+    "invoice.subtotal": labelAmount(data.subtotalCents),
+    "invoice.tax": labelAmount(data.taxCents),
+    "invoice.total": labelAmount(data.totalCents),
+    "supplier.name": data.supplier.name,
+    "supplier.address": data.supplier.addressLines.join(", "),
+    "customer.name": data.customer.name,
+    "customer.address": data.customer.addressLines.join(", "),
+  };
+  if (data.dueDate) labels["invoice.dueDate"] = isoDate(data.dueDate);
+  if (data.purchaseOrder) labels["invoice.purchaseOrderNo"] = data.purchaseOrder;
+  if (data.amountDueCents !== null) labels["invoice.amountDue"] = labelAmount(data.amountDueCents);
+  if (data.supplierTaxId) labels["supplier.taxId"] = data.supplierTaxId;
+  if (data.payment.iban) labels["payment.iban"] = data.payment.iban;
+  if (data.payment.bic) labels["payment.bic"] = data.payment.bic;
+  if (data.payment.bsb) labels["payment.bsb"] = data.payment.bsb;
+  if (data.payment.accountNo) labels["payment.accountNo"] = data.payment.accountNo;
+  if (data.reference) labels["payment.reference"] = data.reference;
+  return labels;
+}
+
+export function receiptLabels(data: ReceiptData): Record<string, string> {
+  const labels: Record<string, string> = {
+    "receipt.merchantName": data.merchantName,
+    "receipt.merchantAddress": data.merchantAddress.join(", "),
+    "receipt.date": isoDate(data.date),
+    "receipt.total": labelAmount(data.totalCents),
+  };
+  if (data.time) labels["receipt.time"] = labelTime(data.time);
+  if (data.taxCents !== null) labels["receipt.tax"] = labelAmount(data.taxCents);
+  if (data.currencyPrinted) labels["receipt.currency"] = data.locale.currency;
+  return labels;
+}

@@ -1,0 +1,387 @@
+/**
+ * Draws an InvoiceData as a born-digital PDF in one of many layouts. Layout choices (sides, label placement, fonts,
+ * number and date styles) come from the rng; facts come only from the data, and every non-null fact is drawn.
+ */
+import type { PDFDocument, PDFPage } from "pdf-lib";
+import { type CurrencyMark, chooseDateWriter, type DateWriter, writeDate, writeDecimal, writeMoney } from "./format.js";
+import { group } from "./ids.js";
+import type { InvoiceData } from "./invoice-data.js";
+import type { NumberStyle } from "./locales.js";
+import type { Rng } from "./prng.js";
+import { embedFamily, type FontFamily, Sheet } from "./sheet.js";
+import { INVOICE_WORDS, type InvoiceWords, TAX_ID_WORDS, TAX_WORDS, TOTAL_WORDS } from "./vocabulary.js";
+
+type MetaStyle = "columns" | "right-aligned" | "above" | "row";
+
+interface Style {
+  family: FontFamily;
+  size: number;
+  lineH: number;
+  margin: number;
+  supplierRight: boolean;
+  metaStyle: MetaStyle;
+  colon: boolean;
+  senderLine: boolean;
+  headerFill: boolean;
+  rowRules: boolean;
+  positionColumn: boolean;
+  totalsLeft: boolean;
+  totalsBox: boolean;
+  bankInFooter: boolean;
+  taxIdInFooter: boolean;
+  marker: "top-right" | "bottom-center" | "bottom-right";
+  markerOnSinglePage: boolean;
+  numbers: NumberStyle;
+  dates: DateWriter;
+  totalsMark: CurrencyMark;
+  itemsMark: CurrencyMark;
+  currencyNote: boolean;
+  groupedIban: boolean;
+}
+
+const PAPER = { A4: [595.28, 841.89], Letter: [612, 792] } as const;
+
+function chooseStyle(rng: Rng, data: InvoiceData): Style {
+  const family = rng.weighted<FontFamily>([
+    ["Helvetica", 5],
+    ["Times", 3],
+    ["Courier", 2],
+  ]);
+  const size = family === "Courier" ? rng.float(8, 9.5) : rng.float(8.5, 10.5);
+  const locale = data.locale;
+  const totalsMark = rng.weighted<CurrencyMark>([
+    ["symbol", locale.currencySymbol ? 5 : 0],
+    ["explicit-symbol", locale.explicitSymbol ? 3 : 0],
+    ["code-before", 2],
+    ["code-after", 2],
+    ["none", 3],
+  ]);
+  const itemsMark: CurrencyMark = rng.chance(0.25) ? totalsMark : "none";
+  // Without a code next to the amounts (bare, or a symbol shared by several currencies) the page states the currency.
+  const needsNote = totalsMark === "none" || (totalsMark === "symbol" && locale.symbolAmbiguous);
+  return {
+    family,
+    size,
+    lineH: size * rng.float(1.3, 1.6),
+    margin: rng.float(36, 62),
+    supplierRight: rng.chance(0.4),
+    metaStyle: rng.weighted<MetaStyle>([
+      ["columns", 4],
+      ["right-aligned", 2],
+      ["above", 2],
+      ["row", 2],
+    ]),
+    colon: rng.chance(0.6),
+    senderLine: locale.lang === "de" ? rng.chance(0.5) : rng.chance(0.1),
+    headerFill: rng.chance(0.5),
+    rowRules: rng.chance(0.4),
+    positionColumn: rng.chance(0.25),
+    totalsLeft: rng.chance(0.15),
+    totalsBox: rng.chance(0.35),
+    bankInFooter: rng.chance(0.4),
+    taxIdInFooter: rng.chance(0.4),
+    marker: rng.pick(["top-right", "bottom-center", "bottom-right"] as const),
+    markerOnSinglePage: rng.chance(0.3),
+    numbers: rng.pick(locale.numberStyles),
+    dates: chooseDateWriter(rng, locale, false),
+    totalsMark,
+    itemsMark,
+    currencyNote: needsNote || rng.chance(0.15),
+    groupedIban: rng.chance(0.7),
+  };
+}
+
+/** A label as printed: optionally with a trailing colon, never doubling punctuation. */
+function labelText(label: string, colon: boolean): string {
+  if (!colon || /[:#.]$/.test(label)) return label;
+  return `${label}:`;
+}
+
+interface KeyValue {
+  label: string;
+  value: string;
+}
+
+/** Renders one invoice into `doc` and returns the page count. */
+export async function renderInvoice(doc: PDFDocument, data: InvoiceData, rng: Rng): Promise<number> {
+  const style = chooseStyle(rng, data);
+  const fonts = await embedFamily(doc, style.family);
+  const [w, h] = PAPER[data.locale.paper];
+  const sheet = new Sheet(doc, w, h, fonts);
+  const words = INVOICE_WORDS[data.locale.lang];
+  const tag = data.locale.tag;
+  const s = style.size;
+  const m = style.margin;
+  const lh = style.lineH;
+  const money = (cents: number, mark: CurrencyMark): string =>
+    writeMoney(cents, style.numbers, mark, data.locale, data.locale.currency);
+  const date = (d: NonNullable<InvoiceData["dueDate"]>): string => writeDate(d, style.dates, data.locale);
+  const lbl = (options: readonly string[]): string => labelText(rng.pick(options), style.colon);
+
+  const title = rng.pick(data.credit ? words.creditTitle : words.title);
+  const numberLabel = rng.pick(data.credit ? words.creditNumber : words.number);
+  const taxIdLabel = rng.pick(TAX_ID_WORDS[tag] ?? ["Tax ID"]);
+  const taxIdPrinted = data.supplierTaxId === null ? null : printTaxId(data.supplierTaxId, tag, rng);
+  const currencyNote = rng.pick(words.currencyNote).replace("{c}", data.locale.currency);
+
+  // Footer (every page): small print with the supplier's identity, optionally tax id and bank.
+  const footerSize = s - 1.5;
+  const footerColumns: string[][] = [[data.supplier.name, ...data.supplier.addressLines]];
+  const contact: string[] = [];
+  if (data.supplierPhone) contact.push(`${rng.pick(words.phone)} ${data.supplierPhone}`);
+  if (data.supplierEmail) contact.push(data.supplierEmail);
+  if (style.taxIdInFooter && taxIdPrinted) contact.push(`${taxIdLabel} ${taxIdPrinted}`);
+  if (contact.length > 0) footerColumns.push(contact);
+  const bankLines = bankDetails(data, style, words, rng);
+  if (style.bankInFooter && bankLines.length > 0) footerColumns.push(bankLines);
+  const footerH = Math.max(...footerColumns.map((c) => c.length)) * footerSize * 1.3 + 10;
+  const bottomLimit = h - m - footerH - (style.marker === "top-right" ? 0 : s * 2);
+
+  const drawFooter = (page: PDFPage): void => {
+    const top = h - m - footerH + 10;
+    sheet.rule(m, w - m, top - 5, 0.4, 0.5, page);
+    const colW = (w - 2 * m) / footerColumns.length;
+    footerColumns.forEach((lines, i) => {
+      lines.forEach((line, j) => {
+        const size = sheet.fit(line, footerSize, colW - 6, false);
+        sheet.text(line, m + i * colW, top + j * footerSize * 1.3, { size, grey: 0.25 }, page);
+      });
+    });
+  };
+
+  // Header: supplier block on one side, title on the other.
+  let y = m;
+  const half = (w - 2 * m) / 2;
+  const supplierX = style.supplierRight ? w - m : m;
+  const supplierAlign = style.supplierRight ? "right" : "left";
+  const nameSize = sheet.fit(data.supplier.name, s + rng.float(3, 8), half + 40, true);
+  sheet.text(data.supplier.name, supplierX, y, { size: nameSize, bold: true, align: supplierAlign });
+  let sy = y + nameSize * 1.4;
+  const supplierLines = [...data.supplier.addressLines];
+  if (data.supplierPhone && rng.chance(0.5)) supplierLines.push(`${rng.pick(words.phone)} ${data.supplierPhone}`);
+  if (!style.taxIdInFooter && taxIdPrinted) supplierLines.push(`${labelText(taxIdLabel, style.colon)} ${taxIdPrinted}`);
+  for (const line of supplierLines) {
+    sheet.text(line, supplierX, sy, { size: s, align: supplierAlign });
+    sy += lh;
+  }
+  const titleSize = sheet.fit(title, s + rng.float(7, 16), half - 20, true);
+  const titleX = style.supplierRight ? m : w - m;
+  sheet.text(title, titleX, y, { size: titleSize, bold: true, align: style.supplierRight ? "left" : "right" });
+  y = Math.max(sy, y + titleSize * 1.5) + lh * rng.float(1, 2.5);
+
+  // Meta facts (number, dates, order numbers).
+  const meta: KeyValue[] = [{ label: numberLabel, value: data.number }];
+  meta.push({ label: rng.pick(words.date), value: date(data.issueDate) });
+  if (data.dueDate) meta.push({ label: rng.pick(words.dueDate), value: date(data.dueDate) });
+  if (data.purchaseOrder) meta.push({ label: rng.pick(words.purchaseOrder), value: data.purchaseOrder });
+  if (data.customerNo) meta.push({ label: rng.pick(words.customerNo), value: data.customerNo });
+  const [noteKey, noteValue] = currencyNote.split(/\s*:\s*/);
+  const noteInMeta = style.currencyNote && noteValue !== undefined && rng.chance(0.4);
+  if (noteInMeta) meta.push({ label: noteKey!, value: noteValue! });
+  for (let i = meta.length - 1; i > 1; i--) {
+    // Shuffle the optional rows after number and date a little: order varies between real templates.
+    const j = rng.int(2, i);
+    [meta[i], meta[j]] = [meta[j]!, meta[i]!];
+  }
+  if (rng.chance(0.3)) [meta[0], meta[1]] = [meta[1]!, meta[0]!];
+
+  // Customer block (left) with an optional one-line sender address above it, as in window envelopes.
+  const customerTop = y;
+  let cy = customerTop;
+  if (style.senderLine) {
+    const sender = [data.supplier.name, ...data.supplier.addressLines].join(" · ");
+    sheet.text(sender, m, cy, { size: sheet.fit(sender, s - 2, half + 20, false), grey: 0.35 });
+    cy += lh * 1.2;
+  }
+  if (rng.chance(0.8)) {
+    sheet.text(lbl(words.billTo), m, cy, { size: s - 0.5, bold: true, grey: 0.2 });
+    cy += lh;
+  }
+  for (const line of [data.customer.name, ...data.customer.addressLines]) {
+    sheet.text(line, m, cy, { size: s + 0.5 });
+    cy += lh;
+  }
+  if (data.customerTaxId) {
+    sheet.text(`${labelText(taxIdLabel, style.colon)} ${printTaxId(data.customerTaxId, tag, rng)}`, m, cy, { size: s });
+    cy += lh;
+  }
+
+  let my = customerTop;
+  const metaStyle = style.metaStyle === "row" && meta.length > 4 ? "columns" : style.metaStyle;
+  if (metaStyle === "row") {
+    // A band of label-above-value cells across the page, below the customer block.
+    my = cy + lh;
+    const colW = (w - 2 * m) / meta.length;
+    meta.forEach((kv, i) => {
+      const x = m + i * colW;
+      sheet.text(kv.label, x, my, { size: sheet.fit(kv.label, s - 1, colW - 6, true), bold: true, grey: 0.3 });
+      sheet.text(kv.value, x, my + lh, { size: sheet.fit(kv.value, s + 0.5, colW - 6, false) });
+    });
+    my += lh * 2.5;
+  } else if (metaStyle === "above") {
+    const x = w / 2 + rng.float(0, 60);
+    for (const kv of meta) {
+      sheet.text(kv.label, x, my, { size: s - 1, bold: true, grey: 0.3 });
+      sheet.text(kv.value, x, my + lh * 0.95, { size: s + 0.5 });
+      my += lh * 2.2;
+    }
+  } else {
+    const labels = meta.map((kv) => labelText(kv.label, style.colon));
+    const labelW = Math.max(...labels.map((l) => sheet.measure(l, { size: s, bold: true })));
+    const valueW = Math.max(...meta.map((kv) => sheet.measure(kv.value, { size: s })));
+    const right = w - m;
+    const x = Math.max(w / 2, right - labelW - 12 - valueW);
+    meta.forEach((kv, i) => {
+      sheet.text(labels[i]!, x, my, { size: s, bold: true });
+      if (metaStyle === "right-aligned") sheet.text(kv.value, right, my, { size: s, align: "right" });
+      else sheet.text(kv.value, x + labelW + 12, my, { size: s });
+      my += lh;
+    });
+  }
+  y = Math.max(cy, my) + lh * rng.float(1, 2);
+
+  if (style.currencyNote && !noteInMeta) {
+    sheet.text(currencyNote, m, y, { size: s - 0.5, grey: 0.2 });
+    y += lh * 1.5;
+  }
+
+  // Line-item table.
+  const right = w - m;
+  const colAmount = right;
+  const colUnit = right - rng.float(80, 100);
+  const colQty = colUnit - rng.float(70, 90);
+  const descX = style.positionColumn ? m + 28 : m;
+  const header = [
+    rng.pick(words.description),
+    rng.pick(words.quantity),
+    rng.pick(words.unitPrice),
+    rng.pick(words.amount),
+  ];
+  const drawTableHeader = (): void => {
+    if (style.headerFill) sheet.box(m - 4, y - 3, w - 2 * m + 8, lh + 2, 0.88, false);
+    const hs = { size: s, bold: true };
+    if (style.positionColumn) sheet.text("#", m, y, hs);
+    sheet.text(header[0]!, descX, y, hs);
+    sheet.text(header[1]!, colQty, y, { ...hs, align: "right" });
+    sheet.text(header[2]!, colUnit, y, { ...hs, align: "right" });
+    sheet.text(header[3]!, colAmount, y, { ...hs, align: "right" });
+    y += lh + 2;
+    if (!style.headerFill) sheet.rule(m, right, y - 3);
+  };
+  const continuationHeader = (): void => {
+    y = m;
+    sheet.text(data.supplier.name, m, y, { size: s + 1, bold: true });
+    sheet.text(`${title} ${labelText(numberLabel, style.colon)} ${data.number}`, right, y, { size: s, align: "right" });
+    y += lh * 2.5;
+  };
+  const newPage = (): void => {
+    sheet.text(rng.pick(words.continued), right, bottomLimit - lh * 0.5, { size: s - 1, align: "right", grey: 0.3 });
+    sheet.addPage();
+    continuationHeader();
+  };
+
+  drawTableHeader();
+  data.items.forEach((item, i) => {
+    const rowH = lh * 1.15 + (item.detail ? lh * 0.85 : 0);
+    if (y + rowH > bottomLimit) {
+      newPage();
+      drawTableHeader();
+    }
+    if (style.positionColumn) sheet.text(String(i + 1), m, y, { size: s });
+    sheet.text(item.description, descX, y, { size: sheet.fit(item.description, s, colQty - 60 - descX, false) });
+    if (item.detail) sheet.text(item.detail, descX, y + lh * 0.85, { size: s - 1.5, grey: 0.4 });
+    sheet.text(writeDecimal(item.qty, style.numbers), colQty, y, { size: s, align: "right" });
+    sheet.text(money(item.unitCents, style.itemsMark), colUnit, y, { size: s, align: "right" });
+    sheet.text(money(item.amountCents, style.itemsMark), colAmount, y, { size: s, align: "right" });
+    y += rowH;
+    if (style.rowRules) sheet.rule(m, right, y - lh * 0.2, 0.3, 0.7);
+  });
+  sheet.rule(m, right, y, 0.8);
+  y += lh;
+
+  // Totals, payment details and terms: kept together on the last page.
+  const taxWords = TAX_WORDS[tag] ?? words.tax;
+  const rate = writeDecimal(data.taxRate, style.numbers, 3);
+  const totals: (KeyValue & { bold: boolean })[] = [
+    { label: rng.pick(words.subtotal), value: money(data.subtotalCents, style.totalsMark), bold: false },
+    { label: rng.pick(taxWords).replace("{r}", rate), value: money(data.taxCents, style.totalsMark), bold: false },
+    {
+      label: rng.pick(TOTAL_WORDS[tag] ?? words.total),
+      value: money(data.totalCents, style.totalsMark),
+      bold: true,
+    },
+  ];
+  if (data.prepaidCents > 0) {
+    totals.push({ label: rng.pick(words.prepaid), value: money(-data.prepaidCents, style.totalsMark), bold: false });
+  }
+  if (data.amountDueCents !== null) {
+    totals.push({ label: rng.pick(words.amountDue), value: money(data.amountDueCents, style.totalsMark), bold: true });
+  }
+  const paymentLines: string[] = [];
+  if (!style.bankInFooter) paymentLines.push(...bankLines);
+  if (data.reference) paymentLines.push(`${lbl(words.reference)} ${data.reference}`);
+  const terms = rng.chance(0.6) ? [rng.pick(words.terms)] : [];
+  const blockH = totals.length * lh * 1.3 + (paymentLines.length + terms.length + 2) * lh + 12;
+  if (y + blockH > bottomLimit) {
+    newPage();
+    y += lh;
+  }
+  const totalsW = Math.min(260, w / 2 - m);
+  const tx = style.totalsLeft ? m : right - totalsW;
+  if (style.totalsBox) sheet.box(tx - 6, y - 4, totalsW + 10, totals.length * lh * 1.3 + 4, null, true);
+  for (const row of totals) {
+    const size = row.bold ? s + 1 : s;
+    sheet.text(labelText(row.label, style.colon), tx, y, { size, bold: row.bold });
+    sheet.text(row.value, tx + totalsW, y, { size, bold: row.bold, align: "right" });
+    y += lh * 1.3;
+  }
+  y += lh;
+  if (paymentLines.length > 0) {
+    sheet.text(rng.pick(words.bank), m, y, { size: s, bold: true });
+    y += lh;
+    for (const line of paymentLines) {
+      sheet.text(line, m, y, { size: s });
+      y += lh;
+    }
+  }
+  for (const line of terms) {
+    y += lh * 0.5;
+    sheet.text(line, m, y, { size: sheet.fit(line, s - 0.5, w - 2 * m, false), grey: 0.2 });
+    y += lh;
+  }
+
+  // Page markers and footers once the page count is known.
+  const n = sheet.pages.length;
+  const markerTemplate = rng.pick(words.page);
+  sheet.pages.forEach((page, i) => {
+    if (n > 1 || style.markerOnSinglePage) {
+      const text = markerTemplate.replace("{p}", String(i + 1)).replace("{n}", String(n));
+      const top = style.marker === "top-right" ? m - s * 2 : h - m - footerH - s * 0.5;
+      const x = style.marker === "bottom-center" ? w / 2 : w - m;
+      sheet.text(text, x, top, { size: s - 1, align: style.marker === "bottom-center" ? "center" : "right" }, page);
+    }
+  });
+  for (const page of sheet.pages) drawFooter(page);
+  return n;
+}
+
+function bankDetails(data: InvoiceData, style: Style, words: InvoiceWords, rng: Rng): string[] {
+  const p = data.payment;
+  const lines: string[] = [];
+  if (p.iban) lines.push(`IBAN${style.colon ? ":" : ""} ${style.groupedIban ? group(p.iban, 4) : p.iban}`);
+  if (p.bic) lines.push(`${labelText(rng.pick(words.bic), style.colon)} ${p.bic}`);
+  if (p.bsb) lines.push(`BSB${style.colon ? ":" : ""} ${p.bsb}`);
+  if (p.accountNo) lines.push(`${labelText(rng.pick(words.accountNo), style.colon)} ${p.accountNo}`);
+  if (p.accountNo && data.locale.country === "US") lines.push(`Routing No.${style.colon ? ":" : ""} ${rng.digits(9)}`);
+  return lines;
+}
+
+/** Tax ids as humans print them: grouped, spaced or compact; the label is always the compact form. */
+function printTaxId(compact: string, tag: string, rng: Rng): string {
+  if (tag === "en-AU") return rng.chance(0.7) ? `${compact.slice(0, 2)} ${group(compact.slice(2), 3)}` : compact;
+  if (compact.startsWith("CHE")) return `CHE-${compact.slice(3, 6)}.${compact.slice(6, 9)}.${compact.slice(9)}`;
+  if (compact.startsWith("GB") && rng.chance(0.5))
+    return `GB ${compact.slice(2, 5)} ${compact.slice(5, 9)} ${compact.slice(9)}`;
+  if (compact.startsWith("DE") && rng.chance(0.3)) return `DE ${group(compact.slice(2), 3)}`;
+  return compact;
+}

@@ -1,0 +1,154 @@
+/**
+ * GET /result/final/:fileId (alias /results/:fileId) and GET /result/image/:fileId. The result blocks until the
+ * file's workflows end, woken by the completion signal; `timeout` bounds the wait.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { DocsiftError } from "../../domain/errors.js";
+import type { CompletionSignal } from "../../queue/completion.js";
+import type { BlobStore, FileRecord, Store } from "../../store/types.js";
+import type { ProcessingPool } from "../../workflows/processing-tasks.js";
+import { principalOf } from "../auth-hook.js";
+import { errorResponses, fieldSchema, fileIdParams } from "../schemas.js";
+
+export interface ResultDeps {
+  store: Store;
+  blobs: BlobStore;
+  completion: CompletionSignal;
+  pool: ProcessingPool;
+  /** Upper bound (and default) of a blocking wait, ms. */
+  maxWaitMs: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function notFound(): DocsiftError {
+  return new DocsiftError("not_found", "No file with this id.");
+}
+
+/** Unknown, malformed and other tenants' ids all read as the same 404. */
+async function findFile(store: Store, request: FastifyRequest, fileId: string): Promise<FileRecord> {
+  const who = principalOf(request);
+  const file = UUID.test(fileId) ? await store.files.get(who.tenantId, fileId.toLowerCase()) : undefined;
+  if (!file) throw notFound();
+  return file;
+}
+
+const isDone = (file: FileRecord): boolean => file.status === "FINALISED" || file.status === "FAILED";
+
+export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Promise<void> {
+  const { store, completion } = deps;
+
+  const answer = async (file: FileRecord) => {
+    if (file.status === "FINALISED") {
+      const results = await store.files.getResults(file.id);
+      if (results) return { fileId: file.id, status: file.status, results };
+    }
+    if (file.status === "FAILED" && file.error) return { fileId: file.id, status: file.status, error: file.error };
+    return { fileId: file.id, status: file.status };
+  };
+
+  const route = {
+    config: { auth: "result:all" as const },
+    schema: {
+      tags: ["results"],
+      summary: "Get the result of a file (blocks until it is complete)",
+      description:
+        "Blocks until the file's workflows are complete, then answers FINALISED with results, or FAILED with an error. " +
+        `\`timeout\` (milliseconds) bounds the wait: 0 answers at once; the default and the cap are ${deps.maxWaitMs} ms ` +
+        "(server setting DOCSIFT_RESULT_WAIT_MS). When the bound passes the answer is `{fileId, status}` without " +
+        "results (status RECEIVED or IN PROGRESS). Scope: `result:all`. Another tenant's file is 404 like an unknown one.",
+      security: [{ oauth2: ["result:all"] }],
+      params: fileIdParams,
+      querystring: {
+        type: "object",
+        properties: {
+          timeout: { type: "integer", minimum: 0, description: "Longest wait in ms; 0 = answer at once." },
+        },
+      },
+      response: {
+        200: {
+          type: "object",
+          properties: {
+            fileId: { type: "string" },
+            status: { type: "string", enum: ["RECEIVED", "IN PROGRESS", "FINALISED", "FAILED"] },
+            results: {
+              type: "object",
+              properties: {
+                timestamp: { type: "string" },
+                fields: { type: "array", items: fieldSchema },
+              },
+              required: ["fields"],
+            },
+            error: errorResponses(400)[400],
+          },
+          required: ["fileId", "status"],
+        },
+        ...errorResponses(400, 401, 403, 404),
+      },
+    },
+  };
+  const handler = async (
+    request: FastifyRequest<{ Params: { fileId: string }; Querystring: { timeout?: number } }>,
+    reply: FastifyReply,
+  ) => {
+    const wanted = request.params.fileId;
+    const waitMs = Math.min(request.query.timeout ?? deps.maxWaitMs, deps.maxWaitMs);
+    // Subscribe before reading, so a completion between the read and the wait is not missed. A client that hangs
+    // up ends its wait: the response's close fires before the response finished.
+    const abort = new AbortController();
+    const onClose = (): void => abort.abort();
+    reply.raw.once("close", onClose);
+    const woken = UUID.test(wanted) && waitMs > 0 ? completion.wait(wanted.toLowerCase(), waitMs, abort.signal) : null;
+    try {
+      let file = await findFile(store, request, wanted);
+      if (!isDone(file) && woken) {
+        await woken;
+        file = (await store.files.get(file.tenantId, file.id)) ?? file;
+      }
+      return await answer(file);
+    } finally {
+      abort.abort();
+      reply.raw.off("close", onClose);
+    }
+  };
+  app.get("/result/final/:fileId", route, handler);
+  app.get(
+    "/results/:fileId",
+    { ...route, schema: { ...route.schema, summary: "Alias of /result/final/{fileId}" } },
+    handler,
+  );
+
+  app.get<{ Params: { fileId: string }; Querystring: { page: number } }>(
+    "/result/image/:fileId",
+    {
+      config: { auth: "result:all" },
+      schema: {
+        tags: ["results"],
+        summary: "A page of the file as PNG",
+        description: "Renders page `page` (1-based, default 1) of the uploaded file. Scope: `result:all`.",
+        security: [{ oauth2: ["result:all"] }],
+        params: fileIdParams,
+        querystring: {
+          type: "object",
+          properties: { page: { type: "integer", minimum: 1, default: 1 } },
+        },
+        produces: ["image/png"],
+        response: {
+          200: { description: "PNG image", content: { "image/png": { schema: { type: "string", format: "binary" } } } },
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const file = await findFile(store, request, request.params.fileId);
+      const pageNum = request.query.page;
+      if (pageNum > file.pageCount) {
+        throw new DocsiftError("not_found", `Page ${pageNum} does not exist; the file has ${file.pageCount} page(s).`);
+      }
+      const bytes = new Uint8Array(await deps.blobs.get(file.id));
+      const result = await deps.pool.run({ kind: "render", bytes, pageNum }, [bytes.buffer as ArrayBuffer]);
+      if (result.kind !== "render") throw new Error("processing thread answered a different task");
+      return reply.type("image/png").header("cache-control", "private, max-age=3600").send(Buffer.from(result.png));
+    },
+  );
+}

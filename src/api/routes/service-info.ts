@@ -1,0 +1,63 @@
+/** Health, readiness, metrics and the catalogue: the routes that do not touch files. */
+import type { FastifyInstance } from "fastify";
+import { FIELD_SETS, PRODUCTS } from "../../catalog/catalog.js";
+import type { ServiceMetrics } from "../metrics.js";
+import { errorResponses } from "../schemas.js";
+
+export interface InfoDeps {
+  metrics: ServiceMetrics;
+  isDraining: () => boolean;
+}
+
+export async function serviceInfoRoutes(app: FastifyInstance, deps: InfoDeps): Promise<void> {
+  app.get("/healthz", { schema: { tags: ["service"], summary: "Liveness: the process answers" } }, async () => ({
+    status: "ok",
+  }));
+  app.get(
+    "/readyz",
+    {
+      schema: {
+        tags: ["service"],
+        summary: "Readiness: 200 when accepting work, 503 `shutting_down` while draining",
+        response: { ...errorResponses(503) },
+      },
+    },
+    async (_request, reply) =>
+      deps.isDraining()
+        ? reply.status(503).send({ error: "shutting_down", message: "The server is draining." })
+        : { status: "ready" },
+  );
+  app.get(
+    "/metrics",
+    {
+      config: { auth: "any" },
+      schema: {
+        tags: ["service"],
+        summary: "Prometheus metrics (any valid token)",
+        description:
+          "Request durations by route and status, queue depth, pages and OCR seconds, failures by code. Needs a " +
+          "valid Bearer token of any scope (Prometheus: the scrape config's `oauth2` block).",
+        security: [{ oauth2: [] }],
+      },
+    },
+    async (_request, reply) =>
+      reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),
+  );
+  const catalog = {
+    products: PRODUCTS,
+    fieldSets: FIELD_SETS,
+  };
+  app.get(
+    "/catalog",
+    {
+      config: { auth: "any" },
+      schema: {
+        tags: ["catalog"],
+        summary: "Products, field sets and fields with their types (any valid token)",
+        security: [{ oauth2: [] }],
+        response: errorResponses(401),
+      },
+    },
+    async () => catalog,
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * POST /oauth2/token: the client-credentials grant (RFC 6749 4.4). Credentials by HTTP Basic or in a form/JSON body;
+ * errors keep the service's `{error, message}` shape.
+ */
+import type { FastifyInstance } from "fastify";
+import { authenticateClient } from "../../auth/clients.js";
+import type { SigningKey } from "../../auth/signing-key.js";
+import { issueToken } from "../../auth/tokens.js";
+import { DocsiftError } from "../../domain/errors.js";
+import type { Store } from "../../store/types.js";
+import { errorResponses } from "../schemas.js";
+
+interface TokenBody {
+  grant_type?: string;
+  client_id?: string;
+  client_secret?: string;
+  scope?: string;
+  audience?: string;
+}
+
+function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+  const match = header ? /^Basic\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const sep = decoded.indexOf(":");
+  if (sep < 0) throw new DocsiftError("invalid_client", "The Basic credentials are not client_id:client_secret.");
+  // RFC 6749 2.3.1: both parts are form-urlencoded before base64.
+  const formDecode = (s: string): string => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, " "));
+    } catch {
+      return s;
+    }
+  };
+  return { id: formDecode(decoded.slice(0, sep)), secret: formDecode(decoded.slice(sep + 1)) };
+}
+
+export async function tokenRoutes(app: FastifyInstance, opts: { store: Store; key: SigningKey }): Promise<void> {
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: 16 * 1024 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+
+  app.post<{ Body: TokenBody | undefined }>(
+    "/oauth2/token",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Get an access token (OAuth2 client credentials)",
+        description:
+          "Client-credentials grant. Send the client id and secret as HTTP Basic (`Authorization: Basic base64(id:secret)`) " +
+          "with form `grant_type=client_credentials`, or as `client_id`/`client_secret` in a form or JSON body. " +
+          "`audience` is accepted and ignored; `scope` (space-separated) narrows the token to a subset of the client's scopes. " +
+          "The token is a JWT (EdDSA) valid for 3600 s. Errors: 400 `bad_request`, 401 `invalid_client`.",
+        consumes: ["application/x-www-form-urlencoded", "application/json"],
+        body: {
+          type: "object",
+          properties: {
+            grant_type: { type: "string", enum: ["client_credentials"] },
+            client_id: { type: "string", maxLength: 200 },
+            client_secret: { type: "string", maxLength: 500 },
+            scope: { type: "string", maxLength: 500 },
+            audience: { type: "string", maxLength: 500 },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              access_token: { type: "string" },
+              token_type: { type: "string", enum: ["Bearer"] },
+              expires_in: { type: "integer" },
+              scope: { type: "string", description: "Space-separated scopes the token carries." },
+            },
+            required: ["access_token", "token_type", "expires_in", "scope"],
+          },
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {};
+      if (body.grant_type !== "client_credentials") {
+        throw new DocsiftError("bad_request", 'grant_type must be "client_credentials".');
+      }
+      const basic = basicCredentials(request.headers.authorization);
+      const id = basic?.id ?? body.client_id;
+      const secret = basic?.secret ?? body.client_secret;
+      if (!id || !secret) {
+        reply.header("www-authenticate", 'Basic realm="docsift"');
+        throw new DocsiftError("invalid_client", "Send client_id and client_secret (HTTP Basic or in the body).");
+      }
+      const principal = await authenticateClient(opts.store, id, secret);
+      if (body.scope !== undefined && body.scope.trim() !== "") {
+        const asked = body.scope.split(/\s+/).filter((s) => s.length > 0);
+        const missing = asked.filter((s) => !(principal.scopes as string[]).includes(s));
+        if (missing.length > 0) throw new DocsiftError("forbidden", `This client does not hold ${missing.join(", ")}.`);
+        principal.scopes = principal.scopes.filter((s) => asked.includes(s));
+      }
+      reply.header("cache-control", "no-store");
+      return issueToken(opts.key, principal);
+    },
+  );
+}

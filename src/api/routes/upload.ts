@@ -1,0 +1,175 @@
+/**
+ * POST /fileupload/ (multipart) and POST /fileupload/json (base64). Limits hold while the body streams: the file part
+ * is cut at 20 MiB (413, nothing stored) and fields may come in any order, before or after the file.
+ */
+import multipart from "@fastify/multipart";
+import type { Readable } from "node:stream";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { DocsiftError } from "../../domain/errors.js";
+import { LIMITS } from "../../ingest/limits.js";
+import { type ReceiveDeps, receiveUpload } from "../../workflows/receive.js";
+import { principalOf } from "../auth-hook.js";
+import { errorResponses, receiptSchema } from "../schemas.js";
+import { cleanFileName, parseUploadParams, type RawParams } from "../upload-params.js";
+
+const FILE_FIELD = "fileToUpload";
+/** base64 grows 4/3; the slack covers the other JSON fields. */
+export const JSON_BODY_LIMIT = Math.ceil((LIMITS.maxBytes * 4) / 3) + 256 * 1024;
+
+const PARAMETERS_DOC =
+  "Parameters: exactly one of `products` (list), `fieldSets` (list) or `fieldSet` (one id); lists accept a JSON " +
+  'array text (`["invoice","payment"]`), a comma list (`invoice,payment`) or repeated fields. `locale`: BCP 47 tag ' +
+  "(e.g. de-DE) guiding date and amount parsing. `tags`: free text up to 256 characters. `workflowId`: omit (or " +
+  "`prediction`) for extraction; `split` and `validate` answer 400 until supported. `workflowOptions`: JSON object text. " +
+  "File: PDF, PNG or JPG (judged by content), up to 20 MiB and 16 pages. Scope: `fileupload:all`.";
+
+const uploadErrors = errorResponses(400, 401, 403, 413, 415, 422, 503);
+
+/**
+ * The file part, up to the limit. Past it, reading stops at once: the request is unpiped and paused (a 2 GB upload
+ * is neither buffered nor drained through the parser), the answer is 413 and the connection closes.
+ */
+function readFilePart(request: FastifyRequest, file: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    file.on("data", (chunk: Buffer) => chunks.push(chunk));
+    file.once("limit", () => {
+      request.raw.unpipe();
+      request.raw.pause();
+      file.destroy();
+      reject(new DocsiftError("file_too_large", `The file is larger than the ${LIMITS.maxBytes / 1024 / 1024} MiB limit.`));
+    });
+    file.once("end", () => resolve(Buffer.concat(chunks)));
+    file.once("error", reject);
+  });
+}
+
+async function readMultipart(
+  request: FastifyRequest,
+): Promise<{ params: RawParams; bytes?: Buffer; fileName?: string }> {
+  const params: RawParams = {};
+  let bytes: Buffer | undefined;
+  let fileName: string | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === "file") {
+      if (part.fieldname !== FILE_FIELD) {
+        throw new DocsiftError(
+          "bad_request",
+          `Unexpected file field "${part.fieldname}"; send the file as ${FILE_FIELD}.`,
+        );
+      }
+      bytes = await readFilePart(request, part.file);
+      fileName = part.filename;
+    } else {
+      const value = typeof part.value === "string" ? part.value : String(part.value);
+      const values = params[part.fieldname] ?? [];
+      values.push(value);
+      params[part.fieldname] = values;
+    }
+  }
+  return { params, bytes, fileName };
+}
+
+/** A JSON body's values as the same raw strings a form carries, so one validator serves both uploads. */
+function jsonToRaw(body: Record<string, unknown>): RawParams {
+  const params: RawParams = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (name === FILE_FIELD || name === "fileName" || value === null || value === undefined) continue;
+    if (Array.isArray(value)) {
+      if (!value.every((v) => typeof v === "string"))
+        throw new DocsiftError("bad_request", `${name} must list strings.`);
+      params[name] = value;
+    } else if (typeof value === "object") params[name] = [JSON.stringify(value)];
+    else params[name] = [String(value)];
+  }
+  return params;
+}
+
+// String first: fastify's Ajv coerces a scalar into an array when an array branch comes first.
+const stringOrList = { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] };
+const objectOrText = { anyOf: [{ type: "object" }, { type: "string" }] };
+
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+function decodeBase64(text: string): Buffer {
+  // Accept a data: URL too; whitespace (line-wrapped base64) is ignored.
+  const payload = text.replace(/^data:[^,]*;base64,/, "").replace(/\s+/g, "");
+  if (!BASE64.test(payload)) throw new DocsiftError("bad_request", `${FILE_FIELD} is not valid base64.`);
+  return Buffer.from(payload, payload.includes("-") || payload.includes("_") ? "base64url" : "base64");
+}
+
+export async function uploadRoutes(app: FastifyInstance, deps: ReceiveDeps): Promise<void> {
+  await app.register(multipart, {
+    limits: { fileSize: LIMITS.maxBytes, files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 },
+  });
+
+  const multipartRoute = {
+    config: { auth: "fileupload:all" as const },
+    schema: {
+      tags: ["files"],
+      summary: "Upload a document (multipart/form-data)",
+      description: `Multipart form with the file as \`fileToUpload\`. ${PARAMETERS_DOC}`,
+      consumes: ["multipart/form-data"],
+      security: [{ oauth2: ["fileupload:all"] }],
+      response: { 200: receiptSchema, ...uploadErrors },
+    },
+  };
+  const handleMultipart = async (request: FastifyRequest) => {
+    const who = principalOf(request);
+    if (!request.isMultipart()) {
+      throw new DocsiftError("unsupported_type", "Send multipart/form-data (or JSON to /fileupload/json).");
+    }
+    const { params, bytes, fileName } = await readMultipart(request);
+    const parsed = parseUploadParams(params);
+    if (!bytes) throw new DocsiftError("bad_request", `The form has no file: send it as ${FILE_FIELD}.`);
+    return receiveUpload(deps, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
+  };
+  app.post("/fileupload/", multipartRoute, handleMultipart);
+  app.post("/fileupload", { ...multipartRoute, schema: { ...multipartRoute.schema, hide: true } }, handleMultipart);
+
+  app.post<{ Body: Record<string, unknown> }>(
+    "/fileupload/json",
+    {
+      bodyLimit: JSON_BODY_LIMIT,
+      config: { auth: "fileupload:all" },
+      schema: {
+        tags: ["files"],
+        summary: "Upload a document as base64 in JSON",
+        description: `JSON body: \`fileToUpload\` (base64 or a data: URL), optional \`fileName\`, and the same parameters as JSON values (lists as arrays or strings, \`workflowOptions\` as an object or its JSON text). ${PARAMETERS_DOC}`,
+        security: [{ oauth2: ["fileupload:all"] }],
+        body: {
+          type: "object",
+          properties: {
+            fileToUpload: { type: "string", description: "The document, base64-encoded." },
+            fileName: { type: "string", maxLength: 1024 },
+            products: stringOrList,
+            fieldSets: stringOrList,
+            fieldSet: { type: "string" },
+            locale: { type: "string" },
+            tags: { type: "string" },
+            workflowId: { type: "string" },
+            workflowOptions: objectOrText,
+            childWorkflowId: { type: "string" },
+            childWorkflowOptions: objectOrText,
+          },
+          required: ["fileToUpload"],
+        },
+        response: { 200: receiptSchema, ...uploadErrors },
+      },
+    },
+    async (request) => {
+      const who = principalOf(request);
+      const body = request.body;
+      const parsed = parseUploadParams(jsonToRaw(body));
+      const bytes = decodeBase64(String(body[FILE_FIELD]));
+      if (bytes.byteLength > LIMITS.maxBytes) {
+        throw new DocsiftError(
+          "file_too_large",
+          `The file is larger than the ${LIMITS.maxBytes / 1024 / 1024} MiB limit.`,
+        );
+      }
+      const fileName = typeof body.fileName === "string" ? body.fileName : undefined;
+      return receiveUpload(deps, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
+    },
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * Composes the embedded service: storage, signing key, processing pool, queue, job runner and the app, then resumes
+ * unfinished files. `stop()` drains: refuse new work, finish running jobs, release waiting requests, close.
+ */
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import { type CreatedClient, ensureBootstrapClient } from "../auth/clients.js";
+import { loadOrCreateSigningKey } from "../auth/signing-key.js";
+import { inProcessCompletion } from "../queue/completion.js";
+import { embeddedQueue, type JobQueue } from "../queue/job-queue.js";
+import { WorkerPool } from "../queue/worker-pool.js";
+import { openStorage } from "../store/open.js";
+import type { Store } from "../store/types.js";
+import { PROCESSING_THREAD_URL, type ProcessingPool } from "../workflows/processing-tasks.js";
+import { createJobRunner } from "../workflows/runner.js";
+import { buildApp } from "./app.js";
+import { createMetrics } from "./metrics.js";
+
+export interface ServiceConfig {
+  dataDir: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Processing threads; default: the machine's available parallelism. */
+  workers?: number;
+  /** Default and cap of a blocking result wait, ms. */
+  resultWaitMs?: number;
+  /** `id:secret` of the bootstrap client (DOCSIFT_BOOTSTRAP_CLIENT). */
+  bootstrapClient?: string;
+  logger?: FastifyServerOptions["logger"];
+}
+
+export interface RunningService {
+  app: FastifyInstance;
+  /** Base URL, e.g. http://127.0.0.1:8080 */
+  url: string;
+  /** Set when this start created the first client: print its secret once. */
+  bootstrap: CreatedClient | undefined;
+  queue: JobQueue;
+  store: Store;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_RESULT_WAIT_MS = 120_000;
+
+export async function startService(config: ServiceConfig): Promise<RunningService> {
+  const { store, blobs } = await openStorage(config.dataDir);
+  const bootstrap = await ensureBootstrapClient(store, config.bootstrapClient);
+  const key = await loadOrCreateSigningKey(join(config.dataDir, "jwt-key.json"));
+  const completion = inProcessCompletion();
+
+  let queue: JobQueue | undefined;
+  const metrics = createMetrics(() => queue?.depth() ?? 0);
+  const pool: ProcessingPool = new WorkerPool({
+    script: PROCESSING_THREAD_URL,
+    size: config.workers ?? availableParallelism(),
+    onEvent: (event) => {
+      metrics.pages.labels(event.source).inc();
+      if (event.source === "ocr") metrics.ocrSeconds.inc(event.ms / 1000);
+    },
+  });
+
+  let draining = false;
+  const app = await buildApp({
+    store,
+    blobs,
+    queue: {
+      enqueue: (fileId) => queue!.enqueue(fileId),
+      depth: () => queue?.depth() ?? 0,
+      drain: async () => queue?.drain(),
+    },
+    completion,
+    pool,
+    key,
+    metrics,
+    maxWaitMs: config.resultWaitMs ?? DEFAULT_RESULT_WAIT_MS,
+    isDraining: () => draining,
+    logger: config.logger ?? false,
+  });
+  const log = app.log;
+
+  const runner = createJobRunner({
+    store,
+    blobs,
+    pool,
+    completion,
+    observer: {
+      finalised: (file, ms) => {
+        metrics.processingSeconds.observe(ms / 1000);
+        log.info({ fileId: file.id, ms }, "file finalised");
+      },
+      failed: (file, code) => {
+        metrics.failures.labels(code).inc();
+        log.warn({ fileId: file.id, code }, "file failed");
+      },
+      retried: (file, attempt, err) => {
+        log.error({ fileId: file.id, attempt, err }, "processing attempt crashed");
+      },
+    },
+  });
+  queue = embeddedQueue({
+    concurrency: pool.size,
+    handler: runner,
+    onError: (fileId, err) => log.error({ fileId, err }, "job failed unexpectedly; it resumes on the next start"),
+  });
+
+  const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
+    await Promise.allSettled([app.close(), pool.close()]);
+    await store.close();
+    throw err;
+  });
+  // Resume what a previous process accepted but did not finish (crash, kill -9, power cut).
+  const unfinished = await store.files.listUnfinished();
+  for (const fileId of unfinished) await queue.enqueue(fileId);
+  if (unfinished.length > 0) log.info({ count: unfinished.length }, "resumed unfinished files");
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      draining = true;
+      await queue.drain();
+      completion.releaseAll();
+      await app.close();
+      await pool.close();
+      await store.close();
+    })();
+    return stopping;
+  };
+  return { app, url: address, bootstrap, queue, store, stop };
+}

@@ -1,0 +1,133 @@
+/**
+ * Validation of the upload parameters, shared by the multipart and the JSON upload. Pure: raw values in, a checked
+ * request out, or a bad_request naming the problem, before anything is stored.
+ */
+import { resolveFieldSets, type Selection } from "../catalog/lookup.js";
+import { DocsiftError } from "../domain/errors.js";
+import type { WorkflowId } from "../store/types.js";
+
+/** Every value a parameter was given, in order (a form may repeat a field). */
+export type RawParams = Record<string, string[]>;
+
+export interface UploadParams {
+  selection: Selection;
+  workflow: WorkflowId;
+  options: Record<string, unknown> | null;
+  locale: string | null;
+  tags: string | null;
+}
+
+export const MAX_TAGS_LENGTH = 256;
+
+function bad(message: string): DocsiftError {
+  return new DocsiftError("bad_request", message);
+}
+
+/** A list parameter: a JSON array text, a comma list, or repeated fields (each of which may itself be either). */
+export function parseList(name: string, values: readonly string[]): string[] {
+  return values.flatMap((raw) => {
+    const text = raw.trim();
+    if (text.startsWith("[")) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw bad(`${name} starts with "[" but is not a valid JSON array.`);
+      }
+      if (!Array.isArray(parsed) || !parsed.every((v): v is string => typeof v === "string")) {
+        throw bad(`${name} must be a JSON array of strings.`);
+      }
+      return parsed.map((v) => v.trim()).filter((v) => v.length > 0);
+    }
+    return text
+      .split(",")
+      .map((v) => v.trim())
+      .filter((v) => v.length > 0);
+  });
+}
+
+function single(params: RawParams, name: string): string | undefined {
+  const values = params[name];
+  if (values === undefined || values.length === 0) return undefined;
+  if (values.length > 1) throw bad(`${name} was given ${values.length} times; give it once.`);
+  return values[0];
+}
+
+function parseSelection(params: RawParams): Selection {
+  const given = (["products", "fieldSets", "fieldSet"] as const).filter((name) => params[name] !== undefined);
+  if (given.length !== 1) {
+    throw bad(
+      given.length === 0
+        ? "Choose what to extract: give exactly one of products, fieldSets or fieldSet."
+        : `Give exactly one of products, fieldSets or fieldSet, not ${given.join(" and ")}.`,
+    );
+  }
+  const selection: Selection =
+    given[0] === "products"
+      ? { products: parseList("products", params.products ?? []) }
+      : given[0] === "fieldSets"
+        ? { fieldSets: parseList("fieldSets", params.fieldSets ?? []) }
+        : { fieldSets: [single(params, "fieldSet")?.trim() ?? ""].filter((v) => v.length > 0) };
+  // Throws bad_request naming unknown ids, or asking for at least one.
+  resolveFieldSets(selection);
+  return selection;
+}
+
+/** BCP 47, stored in canonical case (`de-DE`, not `de-de`). */
+export function parseLocale(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === "") return null;
+  try {
+    const [canonical] = Intl.getCanonicalLocales(value.trim());
+    if (canonical) return canonical;
+  } catch {
+    // RangeError: not a well-formed tag; reported below.
+  }
+  throw bad(`locale "${value}" is not a BCP 47 language tag (for example de-DE or fr).`);
+}
+
+function parseJsonObject(name: string, value: string | undefined): Record<string, unknown> | null {
+  if (value === undefined || value.trim() === "") return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw bad(`${name} is not valid JSON; it must be a JSON object.`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw bad(`${name} must be a JSON object.`);
+  return parsed as Record<string, unknown>;
+}
+
+function parseWorkflow(params: RawParams): Pick<UploadParams, "workflow" | "options"> {
+  const workflowId = single(params, "workflowId")?.trim() || "prediction";
+  const options = parseJsonObject("workflowOptions", single(params, "workflowOptions"));
+  parseJsonObject("childWorkflowOptions", single(params, "childWorkflowOptions"));
+  if (workflowId === "split" || workflowId === "validate") {
+    throw bad(`workflowId "${workflowId}" is not yet supported by this server; omit workflowId for plain extraction.`);
+  }
+  if (workflowId !== "prediction") {
+    throw bad(`Unknown workflowId "${workflowId}"; the values are prediction, split and validate.`);
+  }
+  if (single(params, "childWorkflowId") !== undefined || single(params, "childWorkflowOptions") !== undefined) {
+    throw bad("childWorkflowId and childWorkflowOptions apply only to workflowId=split.");
+  }
+  return { workflow: "prediction", options };
+}
+
+export function parseUploadParams(params: RawParams): UploadParams {
+  const selection = parseSelection(params);
+  const { workflow, options } = parseWorkflow(params);
+  const locale = parseLocale(single(params, "locale"));
+  const tags = single(params, "tags") ?? null;
+  if (tags !== null && tags.length > MAX_TAGS_LENGTH) {
+    throw bad(`tags is ${tags.length} characters long; the limit is ${MAX_TAGS_LENGTH}.`);
+  }
+  return { selection, workflow, options, locale, tags };
+}
+
+/** The client's file name, without any path, for display only (the type is judged by content). */
+export function cleanFileName(name: string | undefined): string | null {
+  if (!name) return null;
+  const base = name.split(/[\\/]/).pop()?.trim() ?? "";
+  return base.length === 0 ? null : base.slice(0, 255);
+}

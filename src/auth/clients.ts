@@ -1,0 +1,102 @@
+/**
+ * The client registry: creating clients (with their tenant), the bootstrap client, and checking client credentials
+ * at the token endpoint. Used by both `docsift serve` and `docsift clients`.
+ */
+import { randomUUID } from "node:crypto";
+import { DocsiftError } from "../domain/errors.js";
+import type { ClientRecord, Store } from "../store/types.js";
+import { isScope, SCOPES, type Scope } from "./scopes.js";
+import { generateClientId, generateSecret, hashSecret, verifySecret } from "./secrets.js";
+import type { Principal } from "./tokens.js";
+
+export interface CreatedClient {
+  clientId: string;
+  clientSecret: string;
+  name: string;
+  tenantId: string;
+  scopes: Scope[];
+}
+
+export interface CreateClientOptions {
+  name: string;
+  scopes?: readonly string[];
+  /** Join this existing tenant; default: a new tenant named after the client. */
+  tenantId?: string;
+  /** Fixed credentials (the bootstrap client); default: generated. */
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export function parseScopes(values: readonly string[] | undefined): Scope[] {
+  if (values === undefined) return [...SCOPES];
+  const scopes = values.flatMap((v) => v.split(/[\s,]+/)).filter((s) => s.length > 0);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0) {
+    throw new DocsiftError("bad_request", `Unknown scope ${unknown.join(", ")}; valid scopes: ${SCOPES.join(", ")}.`);
+  }
+  return [...new Set(scopes)].filter(isScope);
+}
+
+export async function createClient(store: Store, options: CreateClientOptions): Promise<CreatedClient> {
+  const scopes = parseScopes(options.scopes);
+  let tenantId = options.tenantId;
+  if (tenantId !== undefined) {
+    if (!(await store.tenants.get(tenantId))) throw new DocsiftError("not_found", `No tenant "${tenantId}".`);
+  } else {
+    tenantId = randomUUID();
+    await store.tenants.create({ id: tenantId, name: options.name, createdAt: new Date().toISOString() });
+  }
+  const clientId = options.clientId ?? generateClientId();
+  const clientSecret = options.clientSecret ?? generateSecret();
+  await store.clients.create({
+    id: clientId,
+    name: options.name,
+    tenantId,
+    secretHash: await hashSecret(clientSecret),
+    scopes,
+  });
+  return { clientId, clientSecret, name: options.name, tenantId, scopes };
+}
+
+/**
+ * First start: with DOCSIFT_BOOTSTRAP_CLIENT=id:secret that client exists with that secret (the env is the source of
+ * truth); otherwise, when no client exists at all, one is created. Returns the client only when it was just created
+ * with a generated secret, so the caller prints it exactly once.
+ */
+export async function ensureBootstrapClient(
+  store: Store,
+  spec: string | undefined,
+): Promise<CreatedClient | undefined> {
+  if (spec) {
+    const sep = spec.indexOf(":");
+    const id = spec.slice(0, sep);
+    const secret = spec.slice(sep + 1);
+    if (sep <= 0 || secret.length < 8) {
+      throw new DocsiftError(
+        "bad_request",
+        "DOCSIFT_BOOTSTRAP_CLIENT must be id:secret with a secret of 8+ characters.",
+      );
+    }
+    const existing = await store.clients.get(id);
+    if (!existing) await createClient(store, { name: id, clientId: id, clientSecret: secret });
+    else if (existing.revokedAt || !(await verifySecret(secret, existing.secretHash))) {
+      await store.clients.setSecretHash(id, await hashSecret(secret));
+    }
+    return undefined;
+  }
+  if ((await store.clients.count()) > 0) return undefined;
+  return createClient(store, { name: "bootstrap" });
+}
+
+const INVALID_CLIENT = "Unknown client or wrong secret.";
+/** Hashed once, checked against for unknown ids so the response time does not reveal which ids exist. */
+let dummyHash: Promise<string> | undefined;
+
+/** Checks client credentials; unknown id, wrong secret and revoked client look the same to the caller. */
+export async function authenticateClient(store: Store, clientId: string, secret: string): Promise<Principal> {
+  const client: ClientRecord | undefined = await store.clients.get(clientId);
+  dummyHash ??= hashSecret(generateSecret());
+  const ok = await verifySecret(secret, client ? client.secretHash : await dummyHash);
+  if (!client || !ok || client.revokedAt) throw new DocsiftError("invalid_client", INVALID_CLIENT);
+  return { clientId: client.id, tenantId: client.tenantId, scopes: client.scopes.filter(isScope) };
+}

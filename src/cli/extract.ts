@@ -1,0 +1,163 @@
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { parseArgs } from "node:util";
+import type { FieldDef } from "../catalog/catalog.js";
+import { resolveFields } from "../catalog/lookup.js";
+import { DocsiftError, type ErrorBody, toErrorBody } from "../domain/errors.js";
+import type { Field } from "../domain/result.js";
+import { extract } from "../extract/index.js";
+import { defaultOcrEngine, ingest } from "../ingest/index.js";
+
+const HELP = `Usage: docsift extract [--product ID]... [--field-set ID]... [--locale TAG] [--format json|jsonl] [--timings] FILE...
+
+Extracts the fields of the selected products or field sets from each FILE (PDF, PNG or JPG), locally.
+
+Options:
+  --product ID       product to extract (invoices, receipts, documents); repeatable
+  --field-set ID     field set to extract (invoice, parties, payment, receipt, document); repeatable
+  --locale TAG       BCP 47 locale deciding ambiguous dates and number formats (en-AU, en-US, de-DE, ...);
+                     without it, inferred from each document
+  --format FORMAT    json (default: a pretty-printed array) or jsonl (one line per file, in input order)
+  --timings          add {"pages", "ingestMs", "extractMs"} to each result
+  -h, --help         show this help
+
+Files run in parallel up to the core count. A file that cannot be read gives a FAILED entry with
+{"error": code, "message"}, and the command then exits 1.
+`;
+
+interface Timings {
+  pages: number;
+  ingestMs: number;
+  extractMs: number;
+}
+
+type Outcome =
+  | {
+      file: string;
+      fileId: string;
+      status: "FINALISED";
+      results: { timestamp: string; fields: Field[] };
+      timings?: Timings;
+    }
+  | { file: string; status: "FAILED"; error: ErrorBody };
+
+async function process1(file: string, fields: readonly FieldDef[], locale: string | undefined, pageConcurrency: number) {
+  const started = performance.now();
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    throw new DocsiftError("not_found", `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const document = await ingest(new Uint8Array(bytes), { concurrency: pageConcurrency });
+  const ingested = performance.now();
+  const extracted = extract(document, fields, { locale });
+  const done = performance.now();
+  const timings: Timings = {
+    pages: document.pages.length,
+    ingestMs: Math.round(ingested - started),
+    extractMs: Math.round((done - ingested) * 100) / 100,
+  };
+  return { fields: extracted, timings };
+}
+
+function progress(done: number, total: number): void {
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total}`);
+  if (done === total) process.stderr.write("\n");
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const format = values.format ?? "json";
+  if (format !== "json" && format !== "jsonl") {
+    process.stderr.write(`--format must be json or jsonl, not "${format}".\n`);
+    return 2;
+  }
+  if (positionals.length === 0) {
+    process.stderr.write(HELP);
+    return 2;
+  }
+  let fields: FieldDef[];
+  try {
+    fields = resolveFields({ products: values.product ?? [], fieldSets: values["field-set"] ?? [] });
+  } catch (err) {
+    process.stderr.write(`${JSON.stringify(toErrorBody(err))}\n`);
+    return 2;
+  }
+
+  const files = positionals;
+  const cores = availableParallelism();
+  const parallel = Math.max(1, Math.min(cores, files.length));
+  const pageConcurrency = Math.max(1, Math.floor(cores / parallel));
+  const outcomes: Array<Outcome | undefined> = new Array(files.length);
+  const showProgress = process.stderr.isTTY === true;
+  let finished = 0;
+  let flushed = 0;
+  // jsonl lines go out in input order as soon as every earlier file is done.
+  const flush = () => {
+    while (flushed < files.length && outcomes[flushed] !== undefined) {
+      if (format === "jsonl") process.stdout.write(`${JSON.stringify(outcomes[flushed])}\n`);
+      flushed++;
+    }
+  };
+  let next = 0;
+  const workers = Array.from({ length: parallel }, async () => {
+    while (next < files.length) {
+      const index = next++;
+      const file = files[index] as string;
+      try {
+        const { fields: result, timings } = await process1(file, fields, values.locale, pageConcurrency);
+        outcomes[index] = {
+          file,
+          fileId: randomUUID(),
+          status: "FINALISED",
+          results: { timestamp: new Date().toISOString(), fields: result },
+          ...(values.timings ? { timings } : {}),
+        };
+      } catch (err) {
+        if (!(err instanceof DocsiftError)) process.stderr.write(`${file}: ${err instanceof Error ? err.stack : String(err)}\n`);
+        outcomes[index] = { file, status: "FAILED", error: toErrorBody(err) };
+      }
+      finished++;
+      if (showProgress) progress(finished, files.length);
+      flush();
+    }
+  });
+  try {
+    await Promise.all(workers);
+  } finally {
+    // tesseract.js worker threads would otherwise keep the process alive until they idle out.
+    await defaultOcrEngine().close?.();
+  }
+  if (format === "json") process.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
+  return outcomes.some((o) => o?.status === "FAILED") ? 1 : 0;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      product: { type: "string", multiple: true },
+      "field-set": { type: "string", multiple: true },
+      locale: { type: "string" },
+      format: { type: "string" },
+      timings: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+}

@@ -1,0 +1,91 @@
+/** `docsift serve`: the HTTP service on the embedded default (SQLite + blobs under the data directory). */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_RESULT_WAIT_MS, startService } from "../api/service.js";
+
+const HELP = `Usage: docsift serve [options]
+
+Runs the HTTP API with extraction in a pool of worker threads; SQLite and blobs live under the data directory.
+
+Options (environment variable in brackets):
+  --port N        port to listen on [PORT] (default 8080)
+  --host H        interface to bind [HOST] (default 127.0.0.1; 0.0.0.0 to accept remote connections)
+  --data DIR      data directory [DOCSIFT_DATA] (default ./data)
+  --workers N     processing threads [DOCSIFT_WORKERS] (default: the number of cores)
+  -h, --help      show this help
+
+Other environment:
+  DOCSIFT_BOOTSTRAP_CLIENT=id:secret   ensure this client exists with this secret (all scopes)
+  DOCSIFT_RESULT_WAIT_MS=MS            default and cap of a blocking GET /result/final wait (default ${DEFAULT_RESULT_WAIT_MS})
+  LOG_LEVEL=level                      pino level: fatal, error, warn, info (default), debug, trace, silent
+
+With no client in the data directory, the first start creates one and prints its id and secret once.
+SIGTERM or SIGINT drains: stop accepting, finish running jobs, exit 0. Queued files resume at the next start.
+`;
+
+function positiveInt(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${value}"`);
+  return n;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      data: { type: "string" },
+      workers: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const env = process.env;
+  const service = await startService({
+    dataDir: resolve(values.data ?? env.DOCSIFT_DATA ?? "./data"),
+    host: values.host ?? env.HOST ?? "127.0.0.1",
+    port: positiveInt("port", values.port ?? env.PORT, 0) ?? 8080,
+    workers: positiveInt("workers", values.workers ?? env.DOCSIFT_WORKERS, 1),
+    resultWaitMs: positiveInt("DOCSIFT_RESULT_WAIT_MS", env.DOCSIFT_RESULT_WAIT_MS, 0),
+    bootstrapClient: env.DOCSIFT_BOOTSTRAP_CLIENT || undefined,
+    logger: {
+      level: env.LOG_LEVEL ?? "info",
+      redact: ["req.headers.authorization", "req.headers.cookie", "client_secret", "clientSecret", "access_token"],
+    },
+  }).catch((err: unknown) => {
+    // Start-up failures (port in use, unreadable data dir) are operator errors: say what happened.
+    process.stderr.write(`docsift serve: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
+    return undefined;
+  });
+  if (!service) return 1;
+  if (service.bootstrap) {
+    process.stdout.write(
+      `${JSON.stringify({
+        note: "First start: created a client with all scopes. The secret is shown only now; store it safely.",
+        clientId: service.bootstrap.clientId,
+        clientSecret: service.bootstrap.clientSecret,
+      })}\n`,
+    );
+  }
+  service.app.log.info({ url: service.url }, "docsift listening");
+
+  return new Promise<number>((resolveExit) => {
+    const shutdown = (signal: NodeJS.Signals): void => {
+      service.app.log.info({ signal }, "draining");
+      service.stop().then(
+        () => resolveExit(0),
+        (err: unknown) => {
+          service.app.log.error({ err }, "shutdown failed");
+          resolveExit(1);
+        },
+      );
+    };
+    process.once("SIGTERM", shutdown);
+    process.once("SIGINT", shutdown);
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * Typed candidates: every run of 1..N words inside a segment that a normaliser accepts as a whole. Cheap textual
+ * prefilters keep the parsers (chrono, jsvat, ...) off n-grams that cannot be the type, which is what keeps
+ * extraction within its time budget. Of overlapping parses of one type only the longest survive ("€ 529,87" over
+ * "529,87"), so one printed value is one candidate.
+ */
+import type { Box, Word } from "../document/model.js";
+import { type Span, type SpanLabels, spanLabels } from "./context.js";
+import type { Layout, Segment } from "./layout.js";
+import { unionBox } from "./layout.js";
+import { parseAmount } from "./normalise/amount.js";
+import { parseDate } from "./normalise/date.js";
+import type { LocaleHints } from "./normalise/locale.js";
+
+export interface Candidate extends Span {
+  words: Word[];
+  text: string;
+  box: Box;
+  /** Labels next to the span, computed lazily by labelsOf(). */
+  labels?: SpanLabels;
+}
+
+export interface AmountCandidate extends Candidate {
+  value: number;
+  normal: string;
+  currency: string | null;
+  /** Printed with decimals ("12.00", not "12"). */
+  hasDecimals: boolean;
+}
+
+export interface DateCandidate extends Candidate {
+  iso: string;
+  ambiguous: boolean;
+  order: string;
+}
+
+export function spanOf(segment: Segment, start: number, end: number): Candidate {
+  const words = segment.words.slice(start, end);
+  return {
+    segment,
+    start,
+    end,
+    words,
+    text: words.map((w) => w.text).join(" "),
+    box: unionBox(words.map((w) => w.box)),
+  };
+}
+
+export function labelsOf(layout: Layout, candidate: Candidate): SpanLabels {
+  candidate.labels ??= spanLabels(layout, candidate);
+  return candidate.labels;
+}
+
+/** Drops candidates whose words lie inside a longer candidate of the same type on the same segment. */
+function keepMaximal<T extends Candidate>(found: T[]): T[] {
+  return found.filter(
+    (c) =>
+      !found.some(
+        (o) => o !== c && o.segment === c.segment && o.start <= c.start && o.end >= c.end && o.end - o.start > c.end - c.start,
+      ),
+  );
+}
+
+/** Runs `parse` over n-grams of every segment whose text passes `prefilter`. */
+export function ngramCandidates<T extends Candidate>(
+  layout: Layout,
+  maxWords: number,
+  prefilter: (text: string) => boolean,
+  parse: (span: Candidate) => T | null,
+): T[] {
+  const found: T[] = [];
+  for (const segment of layout.segments) {
+    const n = segment.words.length;
+    for (let start = 0; start < n; start++) {
+      for (let end = start + 1; end <= Math.min(n, start + maxWords); end++) {
+        const text = segment.words
+          .slice(start, end)
+          .map((w) => w.text)
+          .join(" ");
+        if (!prefilter(text)) continue;
+        const candidate = parse(spanOf(segment, start, end));
+        if (candidate) found.push(candidate);
+      }
+    }
+  }
+  return keepMaximal(found);
+}
+
+const AMOUNT_SHAPE = /^[^\d]{0,4}[-(]?\d[\d.,' ]*[-)]?[^\d]{0,4}$/;
+
+export function amountCandidates(layout: Layout, hints: LocaleHints): AmountCandidate[] {
+  return ngramCandidates(
+    layout,
+    3,
+    (text) => AMOUNT_SHAPE.test(text) && text.length <= 24,
+    (span) => {
+      const parsed = parseAmount(span.text, hints);
+      if (!parsed) return null;
+      return {
+        ...span,
+        value: parsed.value,
+        normal: parsed.text,
+        currency: parsed.currency,
+        hasDecimals: /\d[.,]\d{1,2}(?!\d)/.test(span.text),
+      };
+    },
+  );
+}
+
+const MONTH_WORD = /[a-zäéû]{3,}/i;
+
+export function dateCandidates(layout: Layout, hints: LocaleHints): DateCandidate[] {
+  return ngramCandidates(
+    layout,
+    4,
+    (text) => {
+      const digits = (text.match(/\d/g) ?? []).length;
+      if (digits < 2 || text.length > 32) return false;
+      return /\d[./\-]\d/.test(text) || MONTH_WORD.test(text) || /^\d{8}$/.test(text);
+    },
+    (span) => {
+      // OCR glues labels to values ("Date:11/01/2019", "Dater11/03/18"): a single word may carry its label in front.
+      const glued = span.end - span.start === 1 ? /^\p{L}{2,}[:.]?(\d.*)$/u.exec(span.text)?.[1] : undefined;
+      const parsed = parseDate(span.text, hints) ?? (glued ? parseDate(glued, hints) : null);
+      if (!parsed) return null;
+      return { ...span, iso: parsed.iso, ambiguous: parsed.ambiguous, order: parsed.order };
+    },
+  );
+}

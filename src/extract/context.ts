@@ -1,0 +1,171 @@
+/**
+ * Which labels sit next to a span of words: to its left on the same row (same segment first, then segments further
+ * left), or in the row directly above within the same column. Only the nearest, most specific label counts on each
+ * side ("Sub Total: 5.00" is a subtotal, not a total), with a strength that decays with distance.
+ */
+import type { Layout, Segment } from "./layout.js";
+import { LABELS, type LabelEntry, type LabelRole, MAX_LABEL_CHARS } from "./labels.js";
+
+export interface Span {
+  segment: Segment;
+  /** Word positions [start, end) inside the segment. */
+  start: number;
+  end: number;
+}
+
+export interface LabelHit {
+  roles: readonly LabelEntry[];
+  /** 0..1: how much distance weakens the label; times the phrase weight of a role gives its strength. */
+  decay: number;
+  direction: "left" | "above";
+  /** Words between label and value on the left; rows up for above. */
+  distance: number;
+}
+
+export interface SpanLabels {
+  left: LabelHit | null;
+  above: LabelHit | null;
+}
+
+const LEFT_DECAY = [1, 0.8, 0.6, 0.4, 0.25];
+
+/** Folded words to the left of the span, nearest first, with the number of column gaps crossed before each. */
+function leftWords(layout: Layout, span: Span): Array<{ text: string; gaps: number }> {
+  const out: Array<{ text: string; gaps: number }> = [];
+  for (let i = span.start - 1; i >= 0; i--) out.push({ text: span.segment.folded[i] ?? "", gaps: 0 });
+  const page = layout.pages.find((p) => p.pageNum === span.segment.pageNum);
+  const row = page?.rows[span.segment.row] ?? [];
+  const left = row.filter((s) => s.box.x1 <= span.segment.box.x0 + 1e-6).sort((a, b) => b.box.x1 - a.box.x1);
+  left.forEach((seg, g) => {
+    for (let i = seg.folded.length - 1; i >= 0; i--) out.push({ text: seg.folded[i] ?? "", gaps: g + 1 });
+  });
+  return out;
+}
+
+/**
+ * What a generic "Nr." / "No." / "#" numbers: the title or label just before it ("Rechnung Nr.", "Invoice (380) No.").
+ * Returns that label's roles, so "Handelsrechnung (380) Nr. 471102" labels 471102 as an invoice number.
+ */
+function qualifier(words: Array<{ text: string }>): readonly LabelEntry[] | null {
+  for (const start of words.keys()) {
+    let key = "";
+    for (let k = start; k < words.length; k++) {
+      key = (words[k]?.text ?? "") + key;
+      const entries = LABELS.get(key)?.filter((x) => x.role !== "genericNumber");
+      if (entries && entries.length > 0) return entries;
+    }
+  }
+  return null;
+}
+
+/** Currency words between a label and its amount ("Total (RM) 12.00", "Summe EUR 5,00") say nothing about the role. */
+const SKIPPED = new Set(["rm", "eur", "usd", "sgd", "myr", "gbp", "chf", "aud", "nzd", "cad"]);
+const INCLUDING = new Set(["incl", "inclusive", "including", "inc", "inkl", "inklusive", "ttc", "with", "avec", "termasuk"]);
+const EXCLUDING = new Set(["excl", "exclusive", "excluding", "exkl", "exklusive", "ohne", "ex", "before", "hors", "sans", "without", "sebelum"]);
+const TAX_WORDS = new Set(["gst", "vat", "tax", "taxes", "mwst", "ust", "tva", "btw", "iva", "sst", "of", "cukai", "servicetax", "service", "charge", "rm"]);
+
+/**
+ * Removes "(incl. GST)" / "excl. VAT" qualifiers from the words left of a value (nearest first) so the head label is
+ * matched; reports whether the qualifier excluded tax, which turns a "total" into a subtotal.
+ */
+function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
+  words: Array<{ text: string; gaps: number }>;
+  excluding: boolean;
+} {
+  for (let k = 0; k < Math.min(words.length, 6); k++) {
+    const text = words[k]?.text ?? "";
+    const incl = INCLUDING.has(text);
+    const excl = EXCLUDING.has(text);
+    if (!incl && !excl) continue;
+    const taxWord = (w: string) => TAX_WORDS.has(w) || /^(gst|vat|tax|mwst|ust|tva|btw|iva|sst)/.test(w) || /^\d+%?$/.test(w);
+    if (!words.slice(0, k).every((w) => taxWord(w.text))) continue;
+    return { words: words.slice(k + 1), excluding: excl };
+  }
+  return { words, excluding: false };
+}
+
+/** Nearest label ending within a few words of the span, preferring the longest phrase at that distance. */
+function matchBackwards(all: Array<{ text: string; gaps: number }>): LabelHit | null {
+  const qualified = dropQualifiers(all.filter((w) => w.text !== "" && !SKIPPED.has(w.text)));
+  const nonEmpty = qualified.words;
+  for (let e = 0; e < LEFT_DECAY.length && e < nonEmpty.length; e++) {
+    let key = "";
+    let best: { entries: readonly LabelEntry[]; gaps: number } | null = null;
+    for (let k = e; k < nonEmpty.length && k < e + 7; k++) {
+      const word = nonEmpty[k];
+      if (!word) break;
+      key = word.text + key;
+      if (key.length > MAX_LABEL_CHARS) break;
+      const entries = LABELS.get(key);
+      if (entries) best = { entries, gaps: nonEmpty[e]?.gaps ?? 0 };
+    }
+    if (best) {
+      const decay = (LEFT_DECAY[e] ?? 0) * 0.92 ** best.gaps;
+      const roles = best.entries.every((x) => x.role === "genericNumber")
+        ? (qualifier(nonEmpty.slice(e + 1, e + 6)) ?? best.entries)
+        : best.entries;
+      const adjusted = qualified.excluding
+        ? roles.map((x) => (x.role === "total" ? { ...x, role: "subtotal" as const } : x))
+        : roles;
+      return { roles: adjusted, decay, direction: "left", distance: e };
+    }
+  }
+  return null;
+}
+
+/** Label phrase that a whole segment (or its tail) spells. */
+function segmentLabel(seg: Segment): readonly LabelEntry[] | null {
+  const words = seg.folded.filter((w) => w !== "");
+  for (let start = 0; start < words.length && start < 4; start++) {
+    const key = words.slice(start).join("");
+    if (key.length > MAX_LABEL_CHARS) continue;
+    const entries = LABELS.get(key);
+    if (entries) return entries;
+  }
+  return null;
+}
+
+function aboveLabel(layout: Layout, span: Span): LabelHit | null {
+  const page = layout.pages.find((p) => p.pageNum === span.segment.pageNum);
+  if (!page) return null;
+  const first = span.segment.words[span.start];
+  const last = span.segment.words[span.end - 1];
+  if (!first || !last) return null;
+  const x0 = first.box.x0;
+  const x1 = last.box.x1;
+  const height = span.segment.height;
+  for (let up = 1; up <= 2; up++) {
+    const row = page.rows[span.segment.row - up];
+    if (!row) break;
+    const candidates = row.filter((s) => {
+      const overlap = Math.min(s.box.x1, x1) - Math.max(s.box.x0, x0);
+      return (overlap > 0 || Math.abs(s.box.x0 - x0) < 0.02) && span.segment.box.y0 - s.box.y1 < 3 * height;
+    });
+    for (const seg of candidates) {
+      const entries = segmentLabel(seg);
+      if (entries) {
+        // A column header of a table labels every cell below it only weakly.
+        const header = row.length >= 3 ? 0.45 : 1;
+        return { roles: entries, decay: (up === 1 ? 0.75 : 0.5) * header, direction: "above", distance: up };
+      }
+    }
+    if (candidates.length > 0) break;
+  }
+  return null;
+}
+
+export function spanLabels(layout: Layout, span: Span): SpanLabels {
+  return { left: matchBackwards(leftWords(layout, span)), above: aboveLabel(layout, span) };
+}
+
+/** Strength with which the span is labelled as one of the roles (0 when its nearest labels say something else). */
+export function roleStrength(labels: SpanLabels, roles: readonly LabelRole[]): number {
+  let best = 0;
+  for (const hit of [labels.left, labels.above]) {
+    if (!hit) continue;
+    for (const entry of hit.roles) {
+      if (roles.includes(entry.role)) best = Math.max(best, entry.weight * hit.decay);
+    }
+  }
+  return best;
+}

@@ -1,0 +1,53 @@
+/** What a field scorer decides: a value with its raw score and words, turned into a calibrated Field at the end. */
+import type { Word } from "../document/model.js";
+import type { BoundingBox, Field } from "../domain/result.js";
+import { confidenceOf, curveOf, type Family } from "./calibration.js";
+import { unionBox } from "./layout.js";
+
+export interface Scored {
+  value: string;
+  /** Raw score on the family's scale (see calibration.ts). */
+  score: number;
+  words: Word[];
+}
+
+export interface Decision {
+  family: Family;
+  best: Scored | null;
+  /** Confidence adjustment multiplier (e.g. an ambiguous date whose order was guessed). */
+  penalty?: number;
+  /** Ranked alternatives, for the null confidence when the best is withheld. */
+  runnerUp?: Scored | null;
+}
+
+function boundingBox(words: readonly Word[], pageOfWord: (id: number) => number): BoundingBox | null {
+  const first = words[0];
+  if (!first) return null;
+  const pageNum = pageOfWord(first.id);
+  const onPage = words.filter((w) => pageOfWord(w.id) === pageNum);
+  const box = unionBox(onPage.map((w) => w.box));
+  return {
+    pageNum,
+    topLeft: { x: box.x0, y: box.y0 },
+    bottomRight: { x: box.x1, y: box.y1 },
+    tokenIds: onPage.map((w) => w.id),
+  };
+}
+
+export function toField(name: string, decision: Decision, pageOfWord: (id: number) => number): Field {
+  const curve = curveOf(decision.family);
+  const best = decision.best;
+  if (!best) return { name, value: null, confidence: curve.absent, boundingBox: null };
+  const confidence = Math.round(confidenceOf(decision.family, best.score) * (decision.penalty ?? 1) * 1000) / 1000;
+  if (confidence < curve.emitAbove) {
+    return { name, value: null, confidence: Math.round((1 - confidence) * 1000) / 1000, boundingBox: null };
+  }
+  return { name, value: best.value, confidence, boundingBox: boundingBox(best.words, pageOfWord) };
+}
+
+/** Highest-scoring entry, ties broken by reading order (earlier wins). */
+export function top<T extends { score: number }>(items: readonly T[]): T | null {
+  let best: T | null = null;
+  for (const item of items) if (!best || item.score > best.score) best = item;
+  return best;
+}

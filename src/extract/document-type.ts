@@ -1,0 +1,75 @@
+/**
+ * document.type from title words in many languages, weighted by prominence (larger text, higher on the first page),
+ * plus the shape of a till receipt (tall narrow page, cash/change lines) and of a credit (a negative total).
+ */
+import type { DOCUMENT_TYPES } from "../catalog/catalog.js";
+import type { Layout } from "./layout.js";
+import { fold } from "./text.js";
+
+export type DocumentKind = (typeof DOCUMENT_TYPES)[number];
+
+const TITLES: Record<Exclude<DocumentKind, "other">, readonly string[]> = {
+  invoice: [
+    "invoice", "tax invoice", "invoice no", "rechnung", "handelsrechnung", "baurechnung", "schlussrechnung",
+    "teilrechnung", "abschlagsrechnung", "facture", "factuur", "factura", "fattura", "fatura", "bill", "invois",
+    "proforma invoice", "commercial invoice",
+  ],
+  credit_note: [
+    "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "korrekturrechnung", "stornorechnung", "storno",
+    "avoir", "facture d'avoir", "note de credit", "creditnota", "creditfactuur", "nota de credito", "nota di credito",
+  ],
+  receipt: [
+    "receipt", "cash receipt", "official receipt", "sales receipt", "cash sales", "cash sale", "cash bill", "kassenbon",
+    "quittung", "kassenbeleg", "bon", "recu", "ticket de caisse", "kassabon", "recibo", "ricevuta", "resit",
+    "simplified tax invoice",
+  ],
+  statement: [
+    "statement", "statement of account", "account statement", "bank statement", "kontoauszug", "releve",
+    "releve de compte", "rekeningafschrift", "extracto", "estado de cuenta", "penyata",
+  ],
+};
+
+const RECEIPT_CUES = ["cash", "change", "tunai", "baki", "thank you", "thankyou", "rounding", "cashier", "kassierer", "rückgeld"];
+
+export interface TypeGuess {
+  value: DocumentKind;
+  /** Margin of the winning type's score over the runner-up, on the documentType calibration scale. */
+  score: number;
+  wordIds: number[];
+}
+
+export function guessDocumentType(layout: Layout, negativeTotal: boolean): TypeGuess {
+  const scores: Record<DocumentKind, number> = { invoice: 0, credit_note: 0, receipt: 0, statement: 0, other: 0.3 };
+  const where: Partial<Record<DocumentKind, { weight: number; wordIds: number[] }>> = {};
+  const firstPage = layout.pages[0];
+  const median = firstPage?.medianHeight || 1;
+  for (const seg of firstPage?.segments ?? []) {
+    const key = seg.folded.join("");
+    for (let start = 0; start < Math.min(seg.words.length, 3); start++) {
+      for (let end = start + 1; end <= Math.min(seg.words.length, start + 4); end++) {
+        const phrase = seg.folded.slice(start, end).join("");
+        for (const [type, titles] of Object.entries(TITLES) as Array<[DocumentKind, readonly string[]]>) {
+          if (!titles.some((t) => fold(t) === phrase)) continue;
+          // A title stands alone or starts its line; a word inside a sentence counts much less.
+          const alone = phrase === key || start === 0 ? 1 : 0.3;
+          const prominence = Math.min(seg.height / median, 2.5) * (1.2 - Math.min(seg.box.y0, 1));
+          const weight = alone * prominence;
+          scores[type] += weight;
+          const seen = where[type];
+          if (!seen || weight > seen.weight) where[type] = { weight, wordIds: seg.words.slice(start, end).map((w) => w.id) };
+        }
+      }
+    }
+  }
+  const text = layout.segments.map((s) => s.folded.join(" ")).join(" ");
+  const cues = RECEIPT_CUES.filter((c) => text.includes(fold(c))).length;
+  const narrow = (firstPage?.aspect ?? 1) < 0.55;
+  scores.receipt += 0.4 * cues + (narrow ? 1.2 : 0);
+  if (negativeTotal) scores.credit_note += 1.2;
+  // Small-shop receipts often say "tax invoice": on a till-roll page that is still a receipt.
+  if (narrow) scores.invoice *= 0.5;
+  const ranked = (Object.entries(scores) as Array<[DocumentKind, number]>).sort((a, b) => b[1] - a[1]);
+  const [first, second] = ranked;
+  const value = first?.[0] ?? "other";
+  return { value, score: (first?.[1] ?? 0) - (second?.[1] ?? 0), wordIds: where[value]?.wordIds ?? [] };
+}

@@ -1,0 +1,249 @@
+/**
+ * Codes and numbers: invoice/receipt number, purchase order, payment reference, tax id, IBAN, BIC, BSB, account
+ * number, time and currency. Free-form ids have no shape of their own, so they need a label (left or above); typed
+ * ids (IBAN, VAT numbers) carry a checksum and are found by shape, with labels deciding whose they are.
+ */
+import type { Word } from "../document/model.js";
+import { type Candidate, labelsOf, ngramCandidates, spanOf } from "./candidates.js";
+import { roleStrength } from "./context.js";
+import type { Decision, Scored } from "./decision.js";
+import { top } from "./decision.js";
+import type { Layout } from "./layout.js";
+import type { LabelRole } from "./labels.js";
+import { parseCurrency } from "./normalise/currency.js";
+import { parseBic, parseBsb, parseIban, parseTaxId } from "./normalise/ids.js";
+import type { LocaleHints } from "./normalise/locale.js";
+import { parseTime } from "./normalise/time.js";
+
+const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}$/;
+const AMOUNT_LIKE = /^[-(]?\d{1,3}([.,' ]\d{3})*[.,]\d{2}[-)]?$/;
+
+/** A printed id as its normal form: surrounding punctuation and a leading '#' or ':' removed. */
+function cleanId(text: string): string {
+  return text.replace(/^[#:;,.(\s]+/, "").replace(/[:;,.)\s]+$/, "");
+}
+
+function idShaped(text: string): boolean {
+  const clean = cleanId(text);
+  if (clean.length < 2 || clean.length > 32) return false;
+  if (!/\d/.test(clean)) return false;
+  if (!/^[\p{L}\d][\p{L}\d\-/._#]*$/u.test(clean)) return false;
+  return !DATE_LIKE.test(clean) && !AMOUNT_LIKE.test(clean);
+}
+
+interface IdScored {
+  candidate: Candidate;
+  value: string;
+  score: number;
+}
+
+function scoreIds(layout: Layout, roles: readonly LabelRole[], against: readonly LabelRole[]): IdScored[] {
+  const found: IdScored[] = [];
+  for (const segment of layout.segments) {
+    segment.words.forEach((word, i) => {
+      if (!idShaped(word.text)) return;
+      const candidate = spanOf(segment, i, i + 1);
+      const labels = labelsOf(layout, candidate);
+      const own = roleStrength(labels, roles);
+      if (own === 0) return;
+      const other = roleStrength(labels, against);
+      const value = cleanId(word.text);
+      let score = 2.4 * own - 1.5 * other;
+      const digits = (value.match(/\d/g) ?? []).length;
+      if (digits >= 3) score += 0.2;
+      if (value.length > 20) score -= 0.4;
+      // "(380)" after a title is a document-type code, not the number.
+      if (/^\(.*\)$/.test(word.text)) score -= 0.8;
+      // Ids sit in the header: the first page, upper half.
+      const pageIndex = layout.pages.findIndex((p) => p.pageNum === segment.pageNum);
+      score += pageIndex === 0 ? 0.3 * (1 - word.box.y0) : -0.2;
+      found.push({ candidate, value, score });
+    });
+  }
+  return found.sort((a, b) => b.score - a.score);
+}
+
+function idDecision(found: IdScored[]): Decision {
+  const [best, second] = found;
+  const toScored = (e: IdScored | undefined): Scored | null =>
+    e ? { value: e.value, score: e.score, words: e.candidate.words } : null;
+  return { family: "identifier", best: toScored(best), runnerUp: toScored(second) };
+}
+
+export function documentNumber(layout: Layout, receipt: boolean): Decision {
+  const roles: LabelRole[] = receipt
+    ? ["receiptNumber", "invoiceNumber", "genericNumber"]
+    : ["invoiceNumber", "creditNumber", "genericNumber"];
+  const against: LabelRole[] = ["purchaseOrder", "customerNumber", "taxId", "accountNo", "contact", "page", "companyReg"];
+  return idDecision(scoreIds(layout, roles, against));
+}
+
+export function purchaseOrder(layout: Layout): Decision {
+  return idDecision(scoreIds(layout, ["purchaseOrder"], ["invoiceNumber", "customerNumber", "taxId", "contact"]));
+}
+
+export function paymentReference(layout: Layout): Decision {
+  return idDecision(scoreIds(layout, ["paymentReference"], ["purchaseOrder", "customerNumber", "taxId", "contact"]));
+}
+
+export function accountNumber(layout: Layout): Decision {
+  const found = scoreIds(layout, ["accountNo"], ["iban", "bic", "bsb", "customerNumber", "contact", "taxId"]).filter(
+    (e) => /^\d[\d\s-]{4,18}\d$/.test(e.value),
+  );
+  return { ...idDecision(found), family: "bank" };
+}
+
+interface TypedScored extends Scored {
+  candidate: Candidate;
+}
+
+function typedDecision(found: TypedScored[], family: Decision["family"]): Decision {
+  const sorted = [...found].sort((a, b) => b.score - a.score);
+  return { family, best: sorted[0] ?? null, runnerUp: sorted[1] ?? null };
+}
+
+export function taxIds(layout: Layout): TypedScored[] {
+  const found = ngramCandidates(
+    layout,
+    4,
+    (text) => (text.match(/\d/g) ?? []).length >= 6 && text.length <= 30,
+    (span) => {
+      const parsed = parseTaxId(span.text);
+      if (!parsed) return null;
+      const labels = labelsOf(layout, span);
+      const own = roleStrength(labels, ["taxId"]);
+      const customer = roleStrength(labels, ["customerTaxId", "customer"]);
+      const wrong = roleStrength(labels, ["contact", "accountNo", "iban", "invoiceNumber", "customerNumber", "companyReg"]);
+      // VAT-style ids (country prefix) are what invoices are asked for; national tax numbers come second.
+      const vatStyle = /^[A-Z]{2}/.test(parsed.value);
+      const shape = vatStyle ? (parsed.valid ? 1.1 : 0.7) : parsed.valid ? 0.6 : 0.1;
+      const score = shape + 2 * own - 2.2 * customer - 1.5 * wrong;
+      return { ...span, value: parsed.value, score, candidate: span };
+    },
+  );
+  return found;
+}
+
+export function supplierTaxId(layout: Layout): Decision {
+  return typedDecision(taxIds(layout), "taxId");
+}
+
+export function iban(layout: Layout): Decision {
+  const found = ngramCandidates(
+    layout,
+    9,
+    (text) => /^[A-Z]{2}\s?\d{2}/i.test(text) && text.length <= 42,
+    (span) => {
+      const value = parseIban(span.text);
+      if (!value) return null;
+      const labels = labelsOf(layout, span);
+      const score = 1 + 1.5 * roleStrength(labels, ["iban"]) - 1.5 * roleStrength(labels, ["customer"]);
+      return { ...span, value, score, candidate: span };
+    },
+  );
+  return typedDecision(found, "bank");
+}
+
+export function bic(layout: Layout, ibanWords: readonly Word[]): Decision {
+  const ibanRow = ibanWords[0] ? layout.wordPlace.get(ibanWords[0].id) : undefined;
+  const ibanSegment = ibanRow ? layout.segments[ibanRow.segment] : undefined;
+  const found = ngramCandidates(
+    layout,
+    1,
+    (text) => /^[A-Z0-9]{8}([A-Z0-9]{3})?[.,;)]?$/.test(text) && /^[A-Z]{4}/.test(text),
+    (span) => {
+      const value = parseBic(span.text);
+      if (!value) return null;
+      const label = roleStrength(labelsOf(layout, span), ["bic"]);
+      const nearIban =
+        ibanSegment !== undefined &&
+        span.segment.pageNum === ibanSegment.pageNum &&
+        Math.abs(span.segment.row - ibanSegment.row) <= 2;
+      const score = 2 * label + (nearIban ? 0.8 : 0) - 0.4;
+      return { ...span, value, score, candidate: span };
+    },
+  );
+  return typedDecision(found, "bank");
+}
+
+export function bsb(layout: Layout): Decision {
+  const found = ngramCandidates(
+    layout,
+    1,
+    (text) => /^\d{3}-?\d{3}[.,;]?$/.test(text),
+    (span) => {
+      const value = parseBsb(span.text);
+      if (!value) return null;
+      const score = 2.5 * roleStrength(labelsOf(layout, span), ["bsb"]) - 0.5;
+      return { ...span, value, score, candidate: span };
+    },
+  );
+  return typedDecision(found, "bank");
+}
+
+export function time(layout: Layout): Decision {
+  const found = ngramCandidates(
+    layout,
+    2,
+    (text) => /\d{1,2}\s?[:h.]\s?\d{2}/i.test(text) && text.length <= 14,
+    (span) => {
+      const value = parseTime(span.text);
+      if (!value) return null;
+      const label = roleStrength(labelsOf(layout, span), ["time"]);
+      const colon = /\d:\d\d/.test(span.text) ? 0.5 : 0;
+      const score = 1.4 * label + colon + 0.3 * (1 - span.box.y0);
+      return { ...span, value, score, candidate: span };
+    },
+  );
+  return typedDecision(found, "time");
+}
+
+const ISO_CURRENCIES = new Set([
+  "EUR", "USD", "GBP", "CHF", "AUD", "NZD", "CAD", "MYR", "SGD", "HKD", "JPY", "CNY", "SEK", "NOK", "DKK", "PLN",
+  "CZK", "HUF", "INR", "IDR", "THB", "PHP", "ZAR", "BRL", "MXN", "TRY", "AED", "RON", "BGN",
+]);
+
+/**
+ * Currency by vote: currencies attached to amounts, ISO codes and symbols printed as words, a "Currency:" label.
+ * The located occurrence is the labelled one if any, else the first.
+ */
+export function currency(
+  layout: Layout,
+  amountCurrencies: ReadonlyArray<{ currency: string | null; words: Word[] }>,
+  hints: LocaleHints,
+  fallback: string | null,
+): Decision {
+  const votes = new Map<string, { count: number; words: Word[]; labelled: boolean }>();
+  const vote = (code: string, words: Word[], weight: number, labelled: boolean) => {
+    const entry = votes.get(code) ?? { count: 0, words, labelled: false };
+    entry.count += weight;
+    if (labelled && !entry.labelled) {
+      entry.labelled = true;
+      entry.words = words;
+    }
+    votes.set(code, entry);
+  };
+  for (const a of amountCurrencies) if (a.currency) vote(a.currency, a.words, 1, false);
+  for (const segment of layout.segments) {
+    segment.words.forEach((word, i) => {
+      const bare = word.text.replace(/[():,.]+$/g, "").replace(/^[(]+/, "");
+      if (bare.length === 0 || bare.length > 4 || /\d/.test(bare)) return;
+      const isCode = ISO_CURRENCIES.has(bare.toUpperCase()) && bare === bare.toUpperCase();
+      const code = isCode ? bare.toUpperCase() : /^[€$£¥]$|^RM$|^CHF$/.test(bare) ? parseCurrency(bare, hints) : null;
+      if (!code) return;
+      const labelled = roleStrength(labelsOf(layout, spanOf(segment, i, i + 1)), ["currency"]) > 0;
+      vote(code, [word], labelled ? 3 : 1, labelled);
+    });
+  }
+  const ranked = [...votes.entries()].sort((a, b) => b[1].count - a[1].count);
+  const [first, second] = ranked;
+  if (!first) {
+    return {
+      family: "currency",
+      best: fallback ? { value: fallback, score: -0.2, words: [] } : null,
+    };
+  }
+  const margin = first[1].count - (second?.[1].count ?? 0);
+  const score = Math.min(2, 0.3 * first[1].count + 0.3 * margin) + (first[1].labelled ? 0.8 : 0);
+  return { family: "currency", best: { value: first[0], score, words: first[1].words } };
+}

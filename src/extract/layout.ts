@@ -1,0 +1,162 @@
+/**
+ * A geometric view of the Document that extraction reasons over: lines split into segments at wide gaps (so two
+ * columns on one line are two segments), segments grouped into rows, and per-page statistics. Computed once per
+ * extract() call; everything downstream reads it.
+ */
+import type { Box, Document, Word } from "../document/model.js";
+import { fold } from "./text.js";
+
+export interface Segment {
+  /** Index in Layout.segments (reading order: page, then top to bottom, then left to right). */
+  index: number;
+  pageNum: number;
+  words: Word[];
+  /** fold() of each word's text. */
+  folded: string[];
+  text: string;
+  box: Box;
+  /** Median word height in page-height ratios. */
+  height: number;
+  /** Row index within its page. */
+  row: number;
+}
+
+export interface PageLayout {
+  pageNum: number;
+  /** Natural width / height: receipts are tall and narrow. */
+  aspect: number;
+  width: number;
+  height: number;
+  segments: Segment[];
+  rows: Segment[][];
+  medianHeight: number;
+}
+
+export interface Layout {
+  pages: PageLayout[];
+  segments: Segment[];
+  wordsById: Map<number, Word>;
+  /** Where each word sits: segment index and position inside it. */
+  wordPlace: Map<number, { segment: number; position: number }>;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+export function unionBox(boxes: readonly Box[]): Box {
+  let x0 = 1;
+  let y0 = 1;
+  let x1 = 0;
+  let y1 = 0;
+  for (const b of boxes) {
+    x0 = Math.min(x0, b.x0);
+    y0 = Math.min(y0, b.y0);
+    x1 = Math.max(x1, b.x1);
+    y1 = Math.max(y1, b.y1);
+  }
+  return { x0, y0, x1, y1 };
+}
+
+/** Splits a line's words where the gap is wider than a column gap (relative to the text height, in page units). */
+function splitAtGaps(words: Word[], pageWidth: number, pageHeight: number): Word[][] {
+  const parts: Word[][] = [];
+  let current: Word[] = [];
+  for (const word of words) {
+    const prev = current[current.length - 1];
+    if (prev) {
+      const gap = (word.box.x0 - prev.box.x1) * pageWidth;
+      const height = Math.max(prev.box.y1 - prev.box.y0, word.box.y1 - word.box.y0) * pageHeight;
+      if (gap > 2.2 * height) {
+        parts.push(current);
+        current = [];
+      }
+    }
+    current.push(word);
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
+function groupRows(segments: Segment[]): Segment[][] {
+  const sorted = [...segments].sort((a, b) => a.box.y0 + a.box.y1 - (b.box.y0 + b.box.y1));
+  const rows: Segment[][] = [];
+  for (const seg of sorted) {
+    const row = rows[rows.length - 1];
+    const first = row?.[0];
+    if (row && first) {
+      const overlap = Math.min(first.box.y1, seg.box.y1) - Math.max(first.box.y0, seg.box.y0);
+      const minHeight = Math.min(first.box.y1 - first.box.y0, seg.box.y1 - seg.box.y0);
+      if (overlap > 0.5 * minHeight) {
+        row.push(seg);
+        continue;
+      }
+    }
+    rows.push([seg]);
+  }
+  for (const row of rows) row.sort((a, b) => a.box.x0 - b.box.x0);
+  return rows;
+}
+
+export function buildLayout(document: Document): Layout {
+  const pages: PageLayout[] = [];
+  const segments: Segment[] = [];
+  const wordsById = new Map<number, Word>();
+  const wordPlace = new Map<number, { segment: number; position: number }>();
+  for (const page of document.pages) {
+    for (const w of page.words) wordsById.set(w.id, w);
+    const pageSegments: Segment[] = [];
+    for (const line of page.lines) {
+      const words = line.wordIds
+        .map((id) => wordsById.get(id))
+        .filter((w): w is Word => w !== undefined && w.text.trim() !== "")
+        .sort((a, b) => a.box.x0 - b.box.x0);
+      for (const part of splitAtGaps(words, page.width, page.height)) {
+        const text = part.map((w) => w.text).join(" ");
+        pageSegments.push({
+          index: -1,
+          pageNum: page.pageNum,
+          words: part,
+          folded: part.map((w) => fold(w.text)),
+          text,
+          box: unionBox(part.map((w) => w.box)),
+          height: median(part.map((w) => w.box.y1 - w.box.y0)),
+          row: -1,
+        });
+      }
+    }
+    const rows = groupRows(pageSegments);
+    rows.forEach((row, r) => {
+      for (const seg of row) seg.row = r;
+    });
+    const ordered = rows.flat();
+    for (const seg of ordered) {
+      seg.index = segments.length;
+      segments.push(seg);
+      seg.words.forEach((w, position) => {
+        wordPlace.set(w.id, { segment: seg.index, position });
+      });
+    }
+    pages.push({
+      pageNum: page.pageNum,
+      aspect: page.height > 0 ? page.width / page.height : 1,
+      width: page.width,
+      height: page.height,
+      segments: ordered,
+      rows,
+      medianHeight: median(ordered.flatMap((s) => s.words.map((w) => w.box.y1 - w.box.y0))),
+    });
+  }
+  return { pages, segments, wordsById, wordPlace };
+}
+
+export function pageOf(layout: Layout, pageNum: number): PageLayout | undefined {
+  return layout.pages.find((p) => p.pageNum === pageNum);
+}
+
+/** All text of the document, line by line, for language detection and document-level cues. */
+export function fullText(layout: Layout): string {
+  return layout.pages.map((p) => p.rows.map((r) => r.map((s) => s.text).join("  ")).join("\n")).join("\n\f");
+}

@@ -1,0 +1,64 @@
+/**
+ * Document-level locale inference. With an explicit locale its hints win; otherwise day-first vs month-first comes
+ * from the unambiguous numeric dates printed on the document (25/03/2024 can only be DMY), the decimal separator
+ * from how amounts are written, and only when the page says nothing do language and currency cues decide. The
+ * source of the decision is kept so ambiguous dates decided by a guess carry a lower confidence.
+ */
+import type { DateOrder, LocaleHints } from "./normalise/locale.js";
+
+export type OrderSource = "locale" | "document" | "guess";
+
+export interface InferredLocale {
+  hints: LocaleHints;
+  orderSource: OrderSource;
+}
+
+const NUMERIC_DATE = /(?<![\d.,/-])(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})(?![\d,/-])/g;
+
+function orderEvidence(text: string): Record<DateOrder, number> {
+  const votes: Record<DateOrder, number> = { DMY: 0, MDY: 0, YMD: 0 };
+  for (const m of text.matchAll(NUMERIC_DATE)) {
+    const a = Number(m[1]);
+    const b = Number(m[3]);
+    const c = Number(m[4]);
+    if ((m[1] ?? "").length === 4) {
+      if (b <= 12 && c <= 31) votes.YMD += 1;
+      continue;
+    }
+    if ((m[4] ?? "").length !== 4 && (m[4] ?? "").length !== 2) continue;
+    if (a > 12 && a <= 31 && b >= 1 && b <= 12) votes.DMY += 1;
+    else if (b > 12 && b <= 31 && a >= 1 && a <= 12) votes.MDY += 1;
+  }
+  return votes;
+}
+
+function decimalEvidence(text: string): { comma: number; dot: number } {
+  const comma = (text.match(/(?<![\d,])\d{1,3}(?:[.' ]\d{3})*,\d{2}(?![\d,.])/g) ?? []).length;
+  const dot = (text.match(/(?<![\d.])\d{1,3}(?:[,' ]\d{3})*\.\d{2}(?![\d.,])/g) ?? []).length;
+  return { comma, dot };
+}
+
+/** Month-first is the convention only in the US (and a few places that print USD); everywhere else day-first. */
+function guessOrder(text: string, language: string | null): DateOrder {
+  const usd = /\bUSD\b|US\$/.test(text) || (/\$\s?\d/.test(text) && !/\b(GST|VAT|ABN|RM|SGD|AUD|NZD|CAD|HKD)\b/i.test(text));
+  return language === "en" && usd ? "MDY" : "DMY";
+}
+
+export function inferLocale(given: LocaleHints, text: string, language: string | null): InferredLocale {
+  const hints: LocaleHints = { ...given };
+  if (hints.language === undefined && language) hints.language = language;
+  if (hints.decimalSeparator === undefined) {
+    const { comma, dot } = decimalEvidence(text);
+    if (comma > dot) hints.decimalSeparator = ",";
+    else if (dot > comma) hints.decimalSeparator = ".";
+  }
+  if (given.dateOrder !== undefined) return { hints, orderSource: "locale" };
+  const votes = orderEvidence(text);
+  const best = (Object.entries(votes) as Array<[DateOrder, number]>).sort((a, b) => b[1] - a[1])[0];
+  if (best && best[1] > 0 && best[0] !== "YMD") {
+    hints.dateOrder = best[0];
+    return { hints, orderSource: "document" };
+  }
+  hints.dateOrder = guessOrder(text, language);
+  return { hints, orderSource: "guess" };
+}

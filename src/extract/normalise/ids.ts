@@ -1,0 +1,32 @@
+/**
+ * Bank and tax identifiers -> compact upper case. IBAN and BIC checks come from ibantools; tax ids live in
+ * `tax-id.ts` and are re-exported here so callers find every identifier in one place.
+ */
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from "ibantools";
+import { trimEdges } from "./trim.js";
+
+export { type ParsedTaxId, parseTaxId } from "./tax-id.js";
+
+/** IBANs are printed in groups of four separated by spaces (sometimes dashes or dots); the check digits decide. */
+export function parseIban(text: string): string | null {
+  const cleaned = trimEdges(text);
+  if (!/^[A-Za-z]{2}\d{2}[A-Za-z0-9 .-]{8,40}$/.test(cleaned)) return null;
+  const compact = electronicFormatIBAN(cleaned.replace(/[.-]/g, ""));
+  return compact !== null && isValidIBAN(compact) ? compact : null;
+}
+
+/**
+ * 8 or 11 characters with a real country code. BICs are always printed in upper case; lower-case words are refused
+ * because many ordinary 8-letter words would otherwise pass ("absolute" -> ABSO LU TE).
+ */
+export function parseBic(text: string): string | null {
+  const cleaned = trimEdges(text);
+  if (!/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(cleaned)) return null;
+  return isValidBIC(cleaned) ? cleaned : null;
+}
+
+/** Australian bank-state-branch number: "062-000", "062 000" or "062000" -> "062-000". */
+export function parseBsb(text: string): string | null {
+  const match = /^(\d{3})[- ]?(\d{3})$/.exec(trimEdges(text));
+  return match === null ? null : `${match[1]}-${match[2]}`;
+}

@@ -1,0 +1,415 @@
+/**
+ * Names and addresses. Three readings, scored against each other:
+ * - a labelled block ("Bill to", "Verkäufer", "Client", ...) whose first lines (or a "Name:" row inside it) name the
+ *   party and whose following lines up to a contact or id line are its address;
+ * - for receipts and the supplier of an invoice, the header: the first prominent, non-generic line(s) at the top;
+ * - for the customer of an invoice without labels, the address window: a left-aligned block in the upper third.
+ * Address lines are joined with ", " (after trailing commas are dropped), names with a space.
+ */
+import type { Word } from "../document/model.js";
+import { spanOf } from "./candidates.js";
+import { spanLabels } from "./context.js";
+import type { Decision, Scored } from "./decision.js";
+import type { Layout, PageLayout, Segment } from "./layout.js";
+import { LABELS, type LabelRole } from "./labels.js";
+import { collapseSpaces, digitCount, fold, letterCount, upperCount } from "./text.js";
+
+/** Lines that are printed on receipts and invoices but are never a business name. */
+const GENERIC = new Set(
+  [
+    "tax invoice", "simplified tax invoice", "invoice", "receipt", "official receipt", "cash receipt", "cash sales",
+    "cash sale", "cash bill", "sales receipt", "welcome", "welcome to", "thank you", "copy", "customer copy",
+    "merchant copy", "duplicate", "reprint", "bill", "order", "tax receipt", "rechnung", "quittung", "kassenbon",
+    "beleg", "facture", "recu", "ticket", "factuur", "bon", "factura", "recibo", "original", "gst summary",
+    "sales invoice", "cash invoice", "debit note", "credit note", "delivery order", "quotation", "statement",
+    "proforma", "pro forma invoice", "table", "dine in", "take away", "takeaway", "member", "resit", "invois",
+    "invois cukai", "resit rasmi", "bil", "cash", "credit", "sales", "gutschrift", "avoir",
+  ].map(fold),
+);
+
+const COMPANY_SUFFIX =
+  /\b(sdn\.?\s*bhd\.?|bhd\.?|s\/b|enterprise|enterprises|trading|restaurant|restoran|cafe|café|bakery|mart|market|store|stores|shop|hardware|station|stationery|pharmacy|hotel|kedai|perniagaan|gmbh|ag|kg|ohg|ug|e\.?\s?k\.?|mbh|ltd\.?|limited|llc|inc\.?|corp\.?|co\.?|company|pty|plc|plt|sarl|sas|sa|eurl|bv|b\.v\.|nv|n\.v\.|vof|s\.?l\.?|s\.?a\.?|srl|spa|a\.g\.|ab|as|oy)\b/i;
+
+function rowSegments(page: PageLayout, row: number): Segment[] {
+  return page.rows[row] ?? [];
+}
+
+function rowText(segments: readonly Segment[]): string {
+  return collapseSpaces(segments.map((s) => s.text).join(" "));
+}
+
+/** Roles of labels a segment spells as a whole ("Tel:", "Bill To"). */
+function wholeLabel(seg: Segment): LabelRole[] {
+  const key = seg.folded.join("");
+  return (LABELS.get(key) ?? []).map((e) => e.role);
+}
+
+const STOP_ROLES: readonly LabelRole[] = [
+  "contact", "taxId", "companyReg", "invoiceNumber", "receiptNumber", "invoiceDate", "genericDate", "dueDate", "iban",
+  "bic", "accountNo", "customerNumber", "purchaseOrder", "time", "currency", "page", "total", "customer", "supplier",
+];
+
+/** A line that ends an address block: phone, e-mail, tax id, a date, a document title... */
+function isStopLine(layout: Layout, segs: readonly Segment[]): boolean {
+  const text = rowText(segs);
+  if (/@|www\.|https?:|\.com\b/i.test(text)) return true;
+  if (GENERIC.has(fold(text))) return true;
+  const first = segs[0];
+  if (!first) return true;
+  for (let end = 1; end <= Math.min(first.words.length, 4); end++) {
+    const key = first.folded.slice(0, end).join("");
+    const roles = (LABELS.get(key) ?? []).map((e) => e.role);
+    if (!roles.some((r) => STOP_ROLES.includes(r))) continue;
+    // A label word only ends the block when used as a label ("Tel: ...", "GST 1234"), not inside a name
+    // ("Lieferant GmbH").
+    const next = first.words[end]?.text ?? "";
+    const asLabel =
+      end === first.words.length || /[:#]$/.test(first.words[end - 1]?.text ?? "") || /^[:#+(\d]/.test(next) || segs.length > 1;
+    if (asLabel) return true;
+  }
+  // A line of mostly digits and separators (phone numbers, registration numbers) is not an address line.
+  return letterCount(text) < 2 || /\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b/.test(text) || /\d{1,2}:\d{2}/.test(text);
+}
+
+/** Company registration numbers printed under a receipt's name: "(867388-U)", "Co. Reg. No. 1234". */
+function isRegistrationLine(text: string): boolean {
+  const t = text.trim();
+  return /^\(?[A-Z0-9]{0,4}[\s-]?\d{4,}[\s-]?[A-Z0-9]{0,3}\)?\.?$/i.test(t) || /^\(?(co\.?\s*reg|company\s*no|roc)/i.test(t);
+}
+
+function meanConfidence(words: readonly Word[]): number {
+  if (words.length === 0) return 0;
+  return words.reduce((a, w) => a + w.confidence, 0) / words.length;
+}
+
+function nameLikeness(text: string, words: readonly Word[]): number {
+  const letters = letterCount(text);
+  const nonSpace = text.replace(/\s/g, "").length || 1;
+  const alpha = letters / nonSpace;
+  const upper = letters > 0 ? upperCount(text) / letters : 0;
+  let score = 1.2 * alpha + 0.3 * upper + 0.8 * meanConfidence(words);
+  if (COMPANY_SUFFIX.test(text)) score += 0.8;
+  if (letters < 4) score -= 1.5;
+  if (digitCount(text) > 4) score -= 0.8;
+  return score;
+}
+
+function joinAddress(lines: readonly string[]): string {
+  return lines
+    .map((l) => collapseSpaces(l).replace(/[,;\s]+$/, ""))
+    .filter((l) => l !== "")
+    .join(", ");
+}
+
+export interface PartyDecision {
+  name: Decision;
+  address: Decision;
+}
+
+function scoredOf(value: string, score: number, words: Word[]): Scored {
+  return { value, score, words };
+}
+
+/** Edit distance, to recognise OCR-damaged generic headings ("TAX IHVOICE"). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}
+
+function isGeneric(text: string): boolean {
+  const key = fold(text);
+  if (GENERIC.has(key)) return true;
+  if (key.length < 6 || key.length > 24) return false;
+  for (const g of GENERIC) if (g.length >= 6 && editDistance(key, g) <= 2) return true;
+  return false;
+}
+
+/** Registration and tax numbers printed under a business name are not part of its address. */
+const REGISTRATION = /\b(reg|regn|gst|sst|co\.?\s*no|company\s*no|roc|br\s*no|business|id\s*no|tax\s*id)\b/i;
+
+/** Noise OCR makes of specks and logos at a line's edges: short non-words read with low confidence. */
+function trimNoise(words: readonly Word[]): Word[] {
+  const noisy = (w: Word) =>
+    letterCount(w.text) + digitCount(w.text) === 0 ||
+    (w.confidence < 0.6 && (w.text.length <= 2 || letterCount(w.text) < w.text.length / 2));
+  let start = 0;
+  let end = words.length;
+  while (start < end && noisy(words[start] as Word)) start++;
+  while (end > start && noisy(words[end - 1] as Word)) end--;
+  return words.slice(start, end);
+}
+
+/**
+ * Receipts: merchant name is the best name-like line among the first lines of the first page (larger text and
+ * company suffixes win; generic headings and noise lose); the address is the run of address lines after it,
+ * skipping registration numbers, dates and headings printed in between.
+ */
+export function merchant(layout: Layout): PartyDecision {
+  const page = layout.pages[0];
+  const none: PartyDecision = { name: { family: "name", best: null }, address: { family: "address", best: null } };
+  if (!page) return none;
+  const limit = Math.min(page.rows.length, 12);
+  const rowWords = (r: number) => trimNoise(rowSegments(page, r).flatMap((s) => s.words));
+  const textOf = (words: readonly Word[]) => collapseSpaces(words.map((w) => w.text).join(" "));
+  let best: { row: number; score: number } | null = null;
+  for (let r = 0; r < limit; r++) {
+    const segs = rowSegments(page, r);
+    const words = rowWords(r);
+    const text = textOf(words);
+    if (isGeneric(text) || isStopLine(layout, segs) || isRegistrationLine(text) || REGISTRATION.test(text)) continue;
+    const height = Math.max(...segs.map((s) => s.height)) / (page.medianHeight || 1);
+    const score = nameLikeness(text, words) + 0.4 * Math.min(height - 1, 1) - 0.12 * r;
+    if (!best || score > best.score) best = { row: r, score };
+  }
+  if (!best) return none;
+  const nameRows = [best.row];
+  const current = textOf(rowWords(best.row));
+  const previous = best.row > 0 ? textOf(rowWords(best.row - 1)) : "";
+  const next = textOf(rowWords(best.row + 1));
+  const onlySuffix = COMPANY_SUFFIX.test(current) && current.split(" ").length <= 4 && /^(sdn|bhd|co|s\/b|\(m\))/i.test(current);
+  // A name broken over two lines: "POPULAR BOOK" + "CO. (M) SDN BHD", or "NANDO'S ..." + "SDN BHD".
+  if (onlySuffix && previous && letterCount(previous) >= 3 && digitCount(previous) === 0 && !isGeneric(previous)) {
+    nameRows.unshift(best.row - 1);
+  } else if (!COMPANY_SUFFIX.test(current) && COMPANY_SUFFIX.test(next) && digitCount(next) === 0) {
+    if (!isStopLine(layout, rowSegments(page, best.row + 1)) && !REGISTRATION.test(next)) nameRows.push(best.row + 1);
+  }
+  const nameWords = nameRows.flatMap((r) => rowWords(r));
+  const name = scoredOf(textOf(nameWords), best.score, nameWords);
+
+  const addressLines: string[] = [];
+  const addressWords: Word[] = [];
+  const last = nameRows[nameRows.length - 1] ?? best.row;
+  for (let r = last + 1; r < Math.min(page.rows.length, last + 10) && addressLines.length < 5; r++) {
+    const segs = rowSegments(page, r);
+    const words = rowWords(r);
+    const text = textOf(words);
+    const skip =
+      isStopLine(layout, segs) ||
+      isRegistrationLine(text) ||
+      REGISTRATION.test(text) ||
+      isGeneric(text) ||
+      /^\(.*\)$/.test(text) ||
+      /\d{8,}/.test(text.replace(/[\s-]/g, ""));
+    if (skip) {
+      if (addressLines.length > 0) break;
+      continue;
+    }
+    addressLines.push(text);
+    addressWords.push(...words);
+  }
+  const addressText = joinAddress(addressLines);
+  const addressScore =
+    addressLines.length === 0 ? 0 : 0.5 + 0.25 * Math.min(addressLines.length, 3) + (digitCount(addressText) > 0 ? 0.5 : -0.5);
+  return {
+    name: { family: "name", best: name },
+    address: { family: "address", best: addressLines.length > 0 ? scoredOf(addressText, addressScore, addressWords) : null },
+  };
+}
+
+/** Lines of a block starting at `row` in the column of `x0`: left-aligned, no big vertical gap. */
+function blockBelow(page: PageLayout, row: number, x0: number, x1: number, maxLines: number): Segment[][] {
+  const lines: Segment[][] = [];
+  let lastBottom: number | null = null;
+  let lastHeight = page.medianHeight;
+  for (let r = row; r < page.rows.length && lines.length < maxLines; r++) {
+    const segs = rowSegments(page, r).filter((s) => s.box.x0 >= x0 - 0.03 && s.box.x0 < x1);
+    if (segs.length === 0) {
+      if (lines.length > 0) break;
+      continue;
+    }
+    const top = Math.min(...segs.map((s) => s.box.y0));
+    if (lastBottom !== null && top - lastBottom > 2.2 * lastHeight) break;
+    lines.push(segs);
+    lastBottom = Math.max(...segs.map((s) => s.box.y1));
+    lastHeight = Math.max(...segs.map((s) => s.box.y1 - s.box.y0));
+  }
+  return lines;
+}
+
+/** Attention lines inside an address block ("z. Hd. ...", "Attn: ...") are neither name nor address. */
+const ATTENTION = /^(z\.?\s?hd|attn|attention|c\/o|a l'attention|t\.a\.v|ter attentie)/i;
+/** Salutations printed before a person's name belong to it as printed ("Herrn Max Mustermann"). */
+const SALUTATION = /^(herrn?|frau|firma|mr\.?|mrs\.?|ms\.?|miss|m\.|mme|monsieur|madame|dhr\.?|mevr\.?|sr\.?|sra\.?|don|do[nñ]a)$/i;
+
+/** "Nummer: 549910", "GLN 4000001123452", "Handelsname: 9999": label-value lines inside a party block. */
+function isLabelValueLine(line: readonly Segment[]): boolean {
+  const text = rowText(line);
+  if (line.length > 1 && line[0] && wholeLabel(line[0]).length > 0) return true;
+  if (/^[\p{L}][\p{L}.\-/ ]{1,30}\s?:\s*\S/u.test(text)) return true;
+  return /\d{6,}/.test(text.replace(/\s/g, "")) && letterCount(text) < 12;
+}
+
+/**
+ * Splits the lines of a party block into name lines and address lines. The name is the first line, plus the next
+ * one when the first is a salutation or when the next carries the company suffix the first lacks; label-value and
+ * attention lines are skipped; a line without digits right after the name is a contact person, not an address.
+ */
+function splitBlock(layout: Layout, lines: Segment[][]): { name: Segment[]; address: Segment[] } {
+  const name: Segment[] = [];
+  const address: Segment[] = [];
+  let nameOpen = false;
+  for (const line of lines) {
+    const seg = line[0];
+    if (!seg) continue;
+    const text = seg.text;
+    if (ATTENTION.test(text) || isLabelValueLine(line)) continue;
+    if (name.length === 0) {
+      if (digitCount(text) > 0 || isStopLine(layout, line) || isGeneric(text)) continue;
+      name.push(seg);
+      nameOpen = SALUTATION.test(text.trim()) || !COMPANY_SUFFIX.test(text);
+      continue;
+    }
+    if (nameOpen && address.length === 0 && digitCount(text) === 0 && !isStopLine(layout, line)) {
+      const first = name[0]?.text.trim() ?? "";
+      if (SALUTATION.test(first) || COMPANY_SUFFIX.test(text)) {
+        name.push(seg);
+        nameOpen = false;
+        continue;
+      }
+    }
+    nameOpen = false;
+    if (isStopLine(layout, line)) break;
+    if (address.length === 0 && digitCount(text) === 0) continue;
+    address.push(seg);
+    if (address.length >= 4) break;
+  }
+  return { name, address };
+}
+
+function blockDecision(layout: Layout, lines: Segment[][], base: number): PartyDecision {
+  const { name, address } = splitBlock(layout, lines);
+  const nameWords = name.flatMap((s) => s.words);
+  const addressWords = address.flatMap((s) => s.words);
+  const nameText = collapseSpaces(name.map((s) => s.text).join(" "));
+  const nameScore = base + (COMPANY_SUFFIX.test(nameText) ? 0.3 : 0) - (name.length > 2 ? 0.4 : 0);
+  const addressText = joinAddress(address.map((s) => s.text));
+  const addressScore = base - 0.2 + (address.length >= 2 ? 0.3 : 0) - (digitCount(addressText) === 0 ? 0.8 : 0);
+  return {
+    name: { family: "name", best: name.length > 0 ? scoredOf(nameText, nameScore, nameWords) : null },
+    address: { family: "address", best: address.length > 0 ? scoredOf(addressText, addressScore, addressWords) : null },
+  };
+}
+
+/** The value segment of a "Name:" / "Anschrift:" row inside a labelled section. */
+function labelledRows(layout: Layout, page: PageLayout, from: number): PartyDecision | null {
+  let name: { segs: Segment[]; row: number } | null = null;
+  const addressSegs: Segment[] = [];
+  for (let r = from; r < Math.min(page.rows.length, from + 8); r++) {
+    const segs = rowSegments(page, r);
+    const [label, value] = segs;
+    if (!label) continue;
+    const roles = wholeLabel(label);
+    if (r > from && segs.length === 1 && roles.some((x) => x === "supplier" || x === "customer")) break;
+    if (!value) {
+      if (addressSegs.length > 0 && label.box.x0 > (page.rows[from]?.[0]?.box.x0 ?? 0) + 0.05) addressSegs.push(label);
+      continue;
+    }
+    if (roles.includes("name") && !name) {
+      // A long name wraps upwards in some layouts: unlabelled lines in the value column right above belong to it.
+      const above: Segment[] = [];
+      for (let u = r - 1; u >= from; u--) {
+        const row = rowSegments(page, u);
+        const only = row[0];
+        if (row.length !== 1 || !only || Math.abs(only.box.x0 - value.box.x0) > 0.02) break;
+        above.unshift(only);
+      }
+      name = { segs: [...above, value], row: r };
+    }
+    else if (roles.includes("address") && addressSegs.length === 0) addressSegs.push(value);
+    else if (addressSegs.length > 0) break;
+  }
+  if (!name) return null;
+  const nameText = collapseSpaces(name.segs.map((s) => s.text).join(" "));
+  const addressText = joinAddress(addressSegs.map((s) => s.text));
+  return {
+    name: { family: "name", best: scoredOf(nameText, 1.8, name.segs.flatMap((s) => s.words)) },
+    address: {
+      family: "address",
+      best: addressSegs.length > 0 ? scoredOf(addressText, 1.5, addressSegs.flatMap((s) => s.words)) : null,
+    },
+  };
+}
+
+/** Sections introduced by a party label ("Verkäufer", "Bill to:", "Client"): a label alone on its segment. */
+function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDecision | null {
+  for (const page of layout.pages) {
+    for (let r = 0; r < page.rows.length; r++) {
+      for (const seg of rowSegments(page, r)) {
+        const roles = wholeLabel(seg);
+        if (!roles.includes(role)) continue;
+        // "Client" alone in a table header row is no section label: require the segment to stand alone on its row.
+        const strong = fold(seg.text).length > 3 || rowSegments(page, r).length === 1;
+        if (!strong) continue;
+        const rows = labelledRows(layout, page, r + 1);
+        if (rows) return rows;
+        const lines = blockBelow(page, r + 1, seg.box.x0, seg.box.x0 + 0.3, 7);
+        if (lines.length > 0) return blockDecision(layout, lines, 1.8);
+      }
+    }
+  }
+  return null;
+}
+
+/** Invoice header: the largest non-generic name-like line in the top quarter of the first page. */
+function headerParty(layout: Layout): PartyDecision | null {
+  const page = layout.pages[0];
+  if (!page) return null;
+  let best: { row: number; seg: Segment; score: number } | null = null;
+  for (let r = 0; r < page.rows.length; r++) {
+    for (const seg of rowSegments(page, r)) {
+      if (seg.box.y0 > 0.3) continue;
+      if (GENERIC.has(fold(seg.text)) || isStopLine(layout, [seg])) continue;
+      if (spanLabels(layout, spanOf(seg, 0, 1)).left) continue;
+      const height = seg.height / (page.medianHeight || 1);
+      const suffix = COMPANY_SUFFIX.test(seg.text) ? 1 : 0;
+      const score = 0.5 * nameLikeness(seg.text, seg.words) + 0.6 * Math.min(height - 1, 1.5) + 0.6 * suffix - seg.box.y0;
+      if (!best || score > best.score) best = { row: r, seg, score };
+    }
+  }
+  if (!best) return null;
+  const lines = blockBelow(page, best.row, best.seg.box.x0, best.seg.box.x1, 6);
+  const decision = blockDecision(layout, lines, 0.6 + 0.3 * best.score);
+  return decision;
+}
+
+/** Address window of a letter: left-aligned block in the upper part of page 1 holding a postcode line. */
+function windowParty(layout: Layout, exclude: readonly Word[]): PartyDecision | null {
+  const page = layout.pages[0];
+  if (!page) return null;
+  const excluded = new Set(exclude.map((w) => w.id));
+  for (let r = 0; r < page.rows.length; r++) {
+    const seg = rowSegments(page, r)[0];
+    if (!seg || seg.box.y0 < 0.08 || seg.box.y0 > 0.4 || seg.box.x0 > 0.5) continue;
+    if (seg.words.some((w) => excluded.has(w.id))) continue;
+    // The sender line above the window is small print with separators; the window starts below it.
+    if (/[·●|•]/.test(seg.text)) continue;
+    const lines = blockBelow(page, r, seg.box.x0, seg.box.x0 + 0.45, 6);
+    const { name, address } = splitBlock(layout, lines);
+    if (name.length > 0 && address.some((s) => /\d/.test(s.text))) return blockDecision(layout, lines, 1.0);
+  }
+  return null;
+}
+
+function better(a: PartyDecision | null, b: PartyDecision | null): PartyDecision | null {
+  if (!a) return b;
+  if (!b) return a;
+  return (a.name.best?.score ?? 0) >= (b.name.best?.score ?? 0) ? a : b;
+}
+
+export function supplier(layout: Layout): PartyDecision {
+  const found = better(labelledParty(layout, "supplier"), headerParty(layout));
+  return found ?? { name: { family: "name", best: null }, address: { family: "address", best: null } };
+}
+
+export function customer(layout: Layout, supplierWords: readonly Word[]): PartyDecision {
+  const found = labelledParty(layout, "customer") ?? windowParty(layout, supplierWords);
+  return found ?? { name: { family: "name", best: null }, address: { family: "address", best: null } };
+}
+

@@ -1,0 +1,28 @@
+/** Text folding shared by label matching and heuristics: case, accents and punctuation never decide a match. */
+
+/** Lower case, accents stripped, only letters, digits, '#' and '%' kept ("USt.-IdNr.:" -> "ustidnr", "N°" -> "n"). */
+export function fold(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/ß/g, "ss")
+    .replace(/[^a-z0-9#%]/g, "");
+}
+
+/** Spaces collapsed and trimmed: the normal form of names and addresses. */
+export function collapseSpaces(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+export function letterCount(text: string): number {
+  return (text.match(/\p{L}/gu) ?? []).length;
+}
+
+export function digitCount(text: string): number {
+  return (text.match(/\d/g) ?? []).length;
+}
+
+export function upperCount(text: string): number {
+  return (text.match(/\p{Lu}/gu) ?? []).length;
+}

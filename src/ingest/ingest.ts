@@ -1,0 +1,97 @@
+import { availableParallelism } from "node:os";
+import type { Document, Page, WordSource } from "../document/model.js";
+import { mapConcurrent } from "./concurrency.js";
+import { imageForOcr, inspectImage } from "./image.js";
+import { checkPageCount, checkSize } from "./limits.js";
+import type { OcrEngine } from "./ocr/engine.js";
+import { defaultOcrEngine } from "./ocr/factory.js";
+import { buildPage, type RawWord } from "./page-builder.js";
+import { withPdf } from "./pdf-open.js";
+import { pdfPageSize, textLayerWords } from "./pdf-pages.js";
+import { greyPng, OCR_DPI, rasterisePdfPage } from "./rasterise.js";
+import { sniffType } from "./sniff.js";
+
+export interface IngestOptions {
+  /** OCR engine for scanned pages and images; default: defaultOcrEngine(). */
+  ocr?: OcrEngine;
+  /** Pages processed at once; default: the core count (each OCR page is one single-threaded tesseract). */
+  concurrency?: number;
+  /** Called as each page finishes (progress, metrics). */
+  onPage?: (p: { pageNum: number; source: WordSource; ms: number }) => void;
+  signal?: AbortSignal;
+}
+
+/** A page's content before document-wide word ids are given. */
+interface PageContent {
+  pageNum: number;
+  width: number;
+  height: number;
+  source: WordSource;
+  words: RawWord[];
+}
+
+/**
+ * Bytes in, Document out: sniff, limits, then per page the PDF text layer when it is usable, else OCR of the page
+ * rendered at 200 dpi; images are OCR'd upright and in grey. Pages run in parallel; the first failing page aborts
+ * the others and its typed error is thrown.
+ */
+export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Promise<Document> {
+  const type = sniffType(bytes);
+  checkSize(bytes);
+  options.signal?.throwIfAborted();
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const ocr = (png: Buffer) => (options.ocr ?? defaultOcrEngine()).recognise(png, signal);
+  const timed = async (pageNum: number, read: () => Promise<PageContent>): Promise<PageContent> => {
+    const started = performance.now();
+    try {
+      const content = await read();
+      options.onPage?.({ pageNum, source: content.source, ms: performance.now() - started });
+      return content;
+    } catch (err) {
+      stop.abort(err);
+      throw err;
+    }
+  };
+  const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
+
+  let contents: PageContent[];
+  if (type === "pdf") {
+    contents = await withPdf(bytes, async (doc) => {
+      checkPageCount(doc.numPages);
+      const pageNums = Array.from({ length: doc.numPages }, (_, i) => i + 1);
+      return mapConcurrent(pageNums, concurrency, (pageNum) =>
+        timed(pageNum, async () => {
+          signal.throwIfAborted();
+          const size = await pdfPageSize(doc, pageNum);
+          const words = await textLayerWords(doc, pageNum);
+          if (words) return { pageNum, ...size, source: "text", words };
+          const png = await greyPng(await rasterisePdfPage(doc, pageNum, OCR_DPI));
+          return { pageNum, ...size, source: "ocr", words: (await ocr(png)).words };
+        }),
+      );
+    });
+  } else {
+    await inspectImage(bytes, type);
+    contents = [
+      await timed(1, async () => {
+        const image = await imageForOcr(bytes);
+        return {
+          pageNum: 1,
+          width: image.width,
+          height: image.height,
+          source: "ocr",
+          words: (await ocr(image.png)).words,
+        };
+      }),
+    ];
+  }
+
+  let nextId = 0;
+  const pages: Page[] = contents.map((c) => {
+    const page = buildPage(c.pageNum, c, c.source, c.words, nextId);
+    nextId += page.words.length;
+    return page;
+  });
+  return { type, pages };
+}

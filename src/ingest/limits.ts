@@ -1,0 +1,35 @@
+import { DocsiftError } from "../domain/errors.js";
+
+/**
+ * Hard limits checked before any heavy work. maxPixels bounds decoded images (decompression bombs): 100 MP is
+ * a 10,000 x 10,000 scan, far beyond any receipt or A4 page at 600 dpi, while a bomb declares billions.
+ */
+export const LIMITS: { readonly maxBytes: number; readonly maxPages: number; readonly maxPixels: number } = {
+  maxBytes: 20 * 1024 * 1024,
+  maxPages: 16,
+  maxPixels: 100_000_000,
+};
+
+export function checkSize(bytes: Uint8Array): void {
+  if (bytes.byteLength > LIMITS.maxBytes)
+    throw new DocsiftError(
+      "file_too_large",
+      `The file is ${(bytes.byteLength / 1024 / 1024).toFixed(1)} MiB; the limit is ${LIMITS.maxBytes / 1024 / 1024} MiB.`,
+    );
+}
+
+export function checkPageCount(pageCount: number): void {
+  if (pageCount > LIMITS.maxPages)
+    throw new DocsiftError(
+      "too_many_pages",
+      `The document has ${pageCount} pages; the limit is ${LIMITS.maxPages}. Split it and upload the parts.`,
+    );
+}
+
+export function checkPixels(width: number, height: number): void {
+  if (width * height > LIMITS.maxPixels)
+    throw new DocsiftError(
+      "image_too_large",
+      `The image is ${width} x ${height} pixels; the limit is ${LIMITS.maxPixels.toLocaleString("en")} pixels.`,
+    );
+}

@@ -1,0 +1,31 @@
+import type { RawWord } from "../page-builder.js";
+
+/** What an OCR engine read on one page image: words with boxes as ratios of the image, confidence 0..1. */
+export interface OcrResult {
+  /** Size of the image read, in pixels. */
+  width: number;
+  height: number;
+  words: RawWord[];
+}
+
+/** One interface, two engines (tesseract CLI, tesseract.js); ingest never knows which one it talks to. */
+export interface OcrEngine {
+  readonly name: string;
+  /** Reads one page image (PNG). Rejects with DocsiftError `timeout` when the page exceeds its time limit. */
+  recognise(png: Buffer, signal?: AbortSignal): Promise<OcrResult>;
+  /** Releases long-lived resources (worker threads); the engine stays usable and re-creates them on demand. */
+  close?(): Promise<void>;
+}
+
+export type OcrEngineKind = "tesseract-cli" | "tesseract-js";
+
+/** Page segmentation "single uniform block": psm 3 (auto) loses most words on blurred receipt photos. */
+export const PAGE_SEGMENTATION_MODE = "6";
+
+const DEFAULT_PAGE_TIMEOUT_MS = 60_000;
+
+/** Per-page OCR time limit: `DOCSIFT_OCR_TIMEOUT_MS`, default 60 s (a normal page takes 1-3 s). */
+export function pageTimeoutMs(): number {
+  const configured = Number(process.env.DOCSIFT_OCR_TIMEOUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_PAGE_TIMEOUT_MS;
+}

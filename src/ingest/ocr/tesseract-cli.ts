@@ -1,0 +1,75 @@
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+import { DocsiftError } from "../../domain/errors.js";
+import { type OcrEngine, type OcrResult, PAGE_SEGMENTATION_MODE, pageTimeoutMs } from "./engine.js";
+import { parseTesseractTsv } from "./tsv.js";
+
+const BINARY = "tesseract";
+
+/** Whether the tesseract binary is on PATH (checked without running it). */
+export function tesseractOnPath(): boolean {
+  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, BINARY), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The tesseract CLI, one process per page reading the PNG on stdin and writing TSV to stdout. OMP_THREAD_LIMIT=1:
+ * pages already run in parallel, and tesseract's own OpenMP threads would only contend with them.
+ */
+export function createTesseractCli(): OcrEngine {
+  return {
+    name: "tesseract-cli",
+    recognise: (png, signal) => runTesseract(png, pageTimeoutMs(), signal),
+  };
+}
+
+function runTesseract(png: Buffer, timeoutMs: number, signal?: AbortSignal): Promise<OcrResult> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const child = spawn(
+      BINARY,
+      ["stdin", "stdout", "-l", "eng", "--psm", PAGE_SEGMENTATION_MODE, "-c", "tessedit_create_tsv=1"],
+      { env: { ...process.env, OMP_THREAD_LIMIT: "1" }, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let failure: unknown;
+    const stop = (reason: unknown): void => {
+      failure ??= reason;
+      child.kill("SIGKILL");
+    };
+    const timer = setTimeout(
+      () => stop(new DocsiftError("timeout", `OCR of a page took longer than ${timeoutMs} ms and was stopped.`)),
+      timeoutMs,
+    );
+    const onAbort = (): void => stop(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    // tesseract may exit before reading all of stdin (killed, bad image): the resulting EPIPE is not the error.
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(png);
+    child.on("error", (err) => stop(new DocsiftError("ocr_failed", `Could not run ${BINARY}.`, { cause: err })));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      if (failure !== undefined) return reject(failure);
+      if (code !== 0) {
+        const detail = Buffer.concat(stderr).toString("utf8").trim().split("\n").slice(-1)[0] ?? "";
+        return reject(new DocsiftError("ocr_failed", `OCR failed (tesseract exit ${code}): ${detail}`));
+      }
+      try {
+        resolve(parseTesseractTsv(Buffer.concat(stdout).toString("utf8")));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}

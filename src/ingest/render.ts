@@ -1,0 +1,28 @@
+import { DocsiftError } from "../domain/errors.js";
+import { decodeImage, inspectImage, toBuffer } from "./image.js";
+import { checkSize } from "./limits.js";
+import { withPdf } from "./pdf-open.js";
+import { colourPng, rasterisePdfPage } from "./rasterise.js";
+import { sniffType } from "./sniff.js";
+
+/** Screen resolution by default: the page is for people (review console, result images), not for OCR. */
+const DEFAULT_DPI = 150;
+
+function noSuchPage(pageNum: number, pageCount: number): DocsiftError {
+  return new DocsiftError("not_found", `Page ${pageNum} does not exist; the document has ${pageCount} page(s).`);
+}
+
+/** PNG of page `pageNum` (1-based) of a PDF, PNG or JPG, upright and in colour; images keep their own size. */
+export async function renderPage(bytes: Uint8Array, pageNum: number, options: { dpi?: number } = {}): Promise<Buffer> {
+  const type = sniffType(bytes);
+  checkSize(bytes);
+  if (type !== "pdf") {
+    if (pageNum !== 1) throw noSuchPage(pageNum, 1);
+    await inspectImage(bytes, type);
+    return (await toBuffer(decodeImage(bytes).png())).data;
+  }
+  return withPdf(bytes, async (doc) => {
+    if (!Number.isInteger(pageNum) || pageNum < 1 || pageNum > doc.numPages) throw noSuchPage(pageNum, doc.numPages);
+    return colourPng(await rasterisePdfPage(doc, pageNum, options.dpi ?? DEFAULT_DPI));
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Versioned schema migrations, kept in code so the binary carries them (no migration files to ship).
+ * Append new entries; never edit one that has shipped.
+ */
+import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
+
+const migrations: Record<string, Migration> = {
+  "0001_initial": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("tenants")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("clients")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("tenant_id", "text", (c) => c.notNull().references("tenants.id"))
+        .addColumn("secret_hash", "text", (c) => c.notNull())
+        .addColumn("scopes", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("revoked_at", "text")
+        .execute();
+      await db.schema
+        .createTable("files")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("tenant_id", "text", (c) => c.notNull().references("tenants.id"))
+        .addColumn("client_id", "text", (c) => c.notNull().references("clients.id"))
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("workflow", "text", (c) => c.notNull())
+        .addColumn("options", "text")
+        .addColumn("selection", "text", (c) => c.notNull())
+        .addColumn("locale", "text")
+        .addColumn("tags", "text")
+        .addColumn("file_name", "text")
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("page_count", "integer", (c) => c.notNull())
+        .addColumn("size", "integer", (c) => c.notNull())
+        .addColumn("parent_id", "text", (c) => c.references("files.id"))
+        .addColumn("error", "text")
+        .addColumn("uploaded_at", "text", (c) => c.notNull())
+        .addColumn("started_at", "text")
+        .addColumn("finished_at", "text")
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex("files_tenant").on("files").columns(["tenant_id", "uploaded_at"]).execute();
+      await db.schema.createIndex("files_parent").on("files").column("parent_id").execute();
+      // The embedded queue is the set of unfinished files: a partial index keeps the restart scan cheap.
+      await sql`CREATE INDEX files_unfinished ON files (uploaded_at) WHERE status IN ('RECEIVED', 'IN PROGRESS')`.execute(
+        db,
+      );
+      await db.schema
+        .createTable("results")
+        .addColumn("file_id", "text", (c) => c.primaryKey().references("files.id"))
+        .addColumn("body", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

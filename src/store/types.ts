@@ -1,0 +1,110 @@
+/**
+ * The store's public shape. One implementation today (SQLite, embedded); the scale-out issue adds PostgreSQL behind
+ * the same interfaces, chosen once at start-up. Every file query takes the tenant: nothing reads across tenants.
+ */
+import type { Selection } from "../catalog/lookup.js";
+import type { DocumentType } from "../document/model.js";
+import type { ErrorBody } from "../domain/errors.js";
+import type { FileStatus, Results } from "../domain/result.js";
+
+/** Workflows a file can run. Only `prediction` is implemented; split and validate arrive with their issues. */
+export type WorkflowId = "prediction" | "split" | "validate";
+
+export interface Tenant {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ClientRecord {
+  id: string;
+  name: string;
+  tenantId: string;
+  secretHash: string;
+  scopes: string[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface NewClient {
+  id: string;
+  name: string;
+  tenantId: string;
+  secretHash: string;
+  scopes: string[];
+}
+
+export interface FileRecord {
+  id: string;
+  tenantId: string;
+  clientId: string;
+  status: FileStatus;
+  workflow: WorkflowId;
+  /** Parsed workflowOptions (a JSON object) or null. */
+  options: Record<string, unknown> | null;
+  selection: Selection;
+  locale: string | null;
+  tags: string | null;
+  fileName: string | null;
+  type: DocumentType;
+  pageCount: number;
+  size: number;
+  /** Set on sub-documents of a split. */
+  parentId: string | null;
+  error: ErrorBody | null;
+  uploadedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Processing attempts started so far; a crash mid-job counts as one. */
+  attempts: number;
+}
+
+export type NewFile = Omit<FileRecord, "status" | "error" | "startedAt" | "finishedAt" | "attempts">;
+
+export interface TenantRepository {
+  create(tenant: Tenant): Promise<void>;
+  get(id: string): Promise<Tenant | undefined>;
+}
+
+export interface ClientRepository {
+  create(client: NewClient): Promise<ClientRecord>;
+  get(id: string): Promise<ClientRecord | undefined>;
+  list(): Promise<ClientRecord[]>;
+  count(): Promise<number>;
+  /** Returns false when no active client has that id. */
+  revoke(id: string): Promise<boolean>;
+  setSecretHash(id: string, secretHash: string): Promise<void>;
+}
+
+export interface FileRepository {
+  /** Durable once the promise resolves. */
+  insert(file: NewFile): Promise<void>;
+  /** Tenant-scoped read: another tenant's id is indistinguishable from an unknown one. */
+  get(tenantId: string, id: string): Promise<FileRecord | undefined>;
+  /** Unscoped read for the job runner, which acts on behalf of whichever tenant owns the file. */
+  getForJob(id: string): Promise<FileRecord | undefined>;
+  /** RECEIVED -> IN PROGRESS (or IN PROGRESS again after a crash); counts the attempt and returns it. */
+  markStarted(id: string, at: string): Promise<number>;
+  /** Back to RECEIVED so it is picked up again (a worker crashed mid-job). */
+  markRetry(id: string): Promise<void>;
+  /** Writes the result and FINALISED in one transaction. */
+  finalise(id: string, results: Results, at: string): Promise<void>;
+  fail(id: string, error: ErrorBody, at: string): Promise<void>;
+  getResults(id: string): Promise<Results | undefined>;
+  /** RECEIVED and IN PROGRESS files, oldest first: the embedded queue's backlog after a restart. */
+  listUnfinished(): Promise<string[]>;
+}
+
+export interface Store {
+  tenants: TenantRepository;
+  clients: ClientRepository;
+  files: FileRepository;
+  close(): Promise<void>;
+}
+
+/** Document bytes by file id. `put` resolves only once the bytes are durable. */
+export interface BlobStore {
+  put(id: string, bytes: Uint8Array): Promise<void>;
+  get(id: string): Promise<Buffer>;
+  delete(id: string): Promise<void>;
+}

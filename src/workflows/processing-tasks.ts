@@ -1,0 +1,31 @@
+/** What the main thread asks a processing thread to do, and what comes back. Plain, structured-clone-able data. */
+import type { Selection } from "../catalog/lookup.js";
+import type { Field } from "../domain/result.js";
+import type { WorkerPool } from "../queue/worker-pool.js";
+
+export type ProcessingTask =
+  | {
+      kind: "predict";
+      bytes: Uint8Array;
+      selection: Selection;
+      locale: string | null;
+      /** Pages of this file processed at once: cores / pool size, so the pool as a whole does not oversubscribe. */
+      pageConcurrency: number;
+    }
+  | { kind: "render"; bytes: Uint8Array; pageNum: number };
+
+export type ProcessingResult = { kind: "predict"; fields: Field[] } | { kind: "render"; png: Uint8Array };
+
+/** Progress of one page of ingest, for the pages and OCR-seconds metrics. */
+export interface PageEvent {
+  source: "text" | "ocr";
+  ms: number;
+}
+
+export type ProcessingPool = WorkerPool<ProcessingTask, ProcessingResult, PageEvent>;
+
+/** The thread's module sits next to this one: .js in dist/, .ts under tsx. */
+export const PROCESSING_THREAD_URL = new URL(
+  `./processing-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
+  import.meta.url,
+);

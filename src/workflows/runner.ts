@@ -1,0 +1,96 @@
+/**
+ * Runs one queued file: dispatch on its workflow, write the outcome, signal completion. Only `prediction` exists
+ * today; split and validate (issues 5, 6) add their own branch here. Outcomes:
+ * - DocsiftError from processing (corrupt, encrypted, OCR failure...): FAILED at once with that code.
+ * - A crashed thread (or an unexpected error): retried until MAX_ATTEMPTS attempts have started, then FAILED `internal`.
+ *   Attempts are counted in the store when a job starts, so a process killed mid-job also uses one up.
+ */
+import { availableParallelism } from "node:os";
+import { DocsiftError, type ErrorBody, type ErrorCode } from "../domain/errors.js";
+import type { CompletionSignal } from "../queue/completion.js";
+import type { JobOutcome } from "../queue/job-queue.js";
+import type { BlobStore, FileRecord, Store } from "../store/types.js";
+import type { ProcessingPool } from "./processing-tasks.js";
+
+export const MAX_ATTEMPTS = 3;
+
+/** Hooks for metrics and logs; the runner itself knows nothing of Prometheus or pino. */
+export interface JobObserver {
+  finalised(file: FileRecord, ms: number): void;
+  failed(file: FileRecord, code: ErrorCode): void;
+  retried(file: FileRecord, attempt: number, err: unknown): void;
+}
+
+export interface RunnerDeps {
+  store: Store;
+  blobs: BlobStore;
+  pool: ProcessingPool;
+  completion: CompletionSignal;
+  observer: JobObserver;
+}
+
+export function createJobRunner(deps: RunnerDeps): (fileId: string) => Promise<JobOutcome> {
+  const { store, completion, observer } = deps;
+
+  const fail = async (file: FileRecord, error: ErrorBody): Promise<JobOutcome> => {
+    await store.files.fail(file.id, error, new Date().toISOString());
+    observer.failed(file, error.error);
+    completion.notify(file.id);
+    return "done";
+  };
+
+  return async (fileId) => {
+    const file = await store.files.getForJob(fileId);
+    if (!file || (file.status !== "RECEIVED" && file.status !== "IN PROGRESS")) return "done";
+    if (file.attempts >= MAX_ATTEMPTS) {
+      return fail(file, {
+        error: "internal",
+        message: `Processing stopped after ${file.attempts} failed attempts; the failure was logged.`,
+      });
+    }
+    const started = Date.now();
+    const attempt = await store.files.markStarted(file.id, new Date(started).toISOString());
+    try {
+      const fields = await runWorkflow(deps, file);
+      await store.files.finalise(file.id, { timestamp: new Date().toISOString(), fields }, new Date().toISOString());
+      observer.finalised(file, Date.now() - started);
+      completion.notify(file.id);
+      return "done";
+    } catch (err) {
+      if (err instanceof DocsiftError && err.code !== "shutting_down") return fail(file, err.toJSON());
+      observer.retried(file, attempt, err);
+      if (attempt >= MAX_ATTEMPTS) {
+        return fail(file, {
+          error: "internal",
+          message: `Processing failed ${attempt} times; the failure was logged.`,
+        });
+      }
+      await store.files.markRetry(file.id);
+      return "retry";
+    }
+  };
+}
+
+async function runWorkflow(deps: RunnerDeps, file: FileRecord) {
+  switch (file.workflow) {
+    case "prediction": {
+      const bytes = new Uint8Array(await deps.blobs.get(file.id));
+      const result = await deps.pool.run(
+        {
+          kind: "predict",
+          bytes,
+          selection: file.selection,
+          locale: file.locale,
+          pageConcurrency: Math.max(1, Math.round(availableParallelism() / deps.pool.size)),
+        },
+        [bytes.buffer as ArrayBuffer],
+      );
+      if (result.kind !== "predict") throw new Error("processing thread answered a different task");
+      return result.fields;
+    }
+    case "split":
+    case "validate":
+      // Uploads reject these until their issues land; a row can only carry one if written by a newer version.
+      throw new DocsiftError("bad_request", `The ${file.workflow} workflow is not supported by this version.`);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Fixture makers for ingest tests (and anyone else's): born-digital PDFs with words at known places, "scanned" PDFs
+ * and images made by rasterising them with ingest's own renderPage, and deliberately bad files.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { crc32 } from "node:zlib";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import sharp from "sharp";
+import type { Box } from "../../src/document/model.js";
+import { renderPage } from "../../src/ingest/index.js";
+
+/** A4 in points. */
+export const A4 = { width: 595.28, height: 841.89 };
+
+/** Helvetica's AFM metrics (per 1000 em): the glyph box of a word spans baseline + ascender to baseline + descender. */
+const HELVETICA_ASCENDER = 718;
+const HELVETICA_DESCENDER = -207;
+
+export interface TextLine {
+  text: string;
+  /** Left end of the baseline, PDF points from the bottom-left corner. */
+  x: number;
+  y: number;
+  size: number;
+}
+
+export interface ExpectedWord {
+  text: string;
+  /** Page ratios, origin top-left. */
+  box: Box;
+}
+
+/** A receipt/invoice-like page whose words OCR reliably (plain words, 13-16 pt), for the text and OCR tests. */
+export const SAMPLE_LINES: TextLine[] = [
+  { text: "ACME Supplies Limited", x: 60, y: 780, size: 16 },
+  { text: "Invoice Number INV-2024-0042", x: 60, y: 740, size: 13 },
+  { text: "Invoice Date 15 March 2024", x: 60, y: 715, size: 13 },
+  { text: "Customer Northwind Traders", x: 60, y: 690, size: 13 },
+  { text: "Description", x: 60, y: 630, size: 13 },
+  { text: "Amount", x: 430, y: 630, size: 13 },
+  { text: "Office chairs", x: 60, y: 605, size: 13 },
+  { text: "840.00", x: 430, y: 605, size: 13 },
+  { text: "Standing desk", x: 60, y: 580, size: 13 },
+  { text: "394.56", x: 430, y: 580, size: 13 },
+  { text: "Total Amount Due", x: 60, y: 540, size: 14 },
+  { text: "1234.56 EUR", x: 430, y: 540, size: 14 },
+  { text: "Payment within thirty days to our bank account", x: 60, y: 480, size: 13 },
+];
+
+/** A PDF with one page per entry of `pages`, each line drawn in Helvetica; returns the words' exact boxes too. */
+export async function makeTextPdf(
+  pages: TextLine[][],
+  size = A4,
+): Promise<{ bytes: Uint8Array; expected: ExpectedWord[][] }> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const expected = pages.map((lines) => {
+    const page = doc.addPage([size.width, size.height]);
+    return lines.flatMap((line) => {
+      page.drawText(line.text, { x: line.x, y: line.y, size: line.size, font });
+      const top = line.y + (HELVETICA_ASCENDER / 1000) * line.size;
+      const bottom = line.y + (HELVETICA_DESCENDER / 1000) * line.size;
+      return [...line.text.matchAll(/\S+/g)].map((m) => {
+        const x0 = line.x + font.widthOfTextAtSize(line.text.slice(0, m.index), line.size);
+        const x1 = x0 + font.widthOfTextAtSize(m[0], line.size);
+        return {
+          text: m[0],
+          box: { x0: x0 / size.width, x1: x1 / size.width, y0: 1 - top / size.height, y1: 1 - bottom / size.height },
+        };
+      });
+    });
+  });
+  return { bytes: await doc.save(), expected };
+}
+
+/** An empty multi-page PDF (page-limit tests). */
+export async function makeBlankPdf(pageCount: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pageCount; i++) doc.addPage([A4.width, A4.height]);
+  return doc.save();
+}
+
+/** JPEG of page `pageNum` of any input, rendered with ingest's own renderer: a clean "scan". */
+export async function scanAsJpeg(bytes: Uint8Array, pageNum = 1, dpi = 200): Promise<Buffer> {
+  return sharp(await renderPage(bytes, pageNum, { dpi }))
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** A PDF whose pages are the given images (JPEG), each filling an A4 page: a scanned document without text layer. */
+export async function makeImagePdf(jpegs: Buffer[], size = A4): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (const jpeg of jpegs) {
+    const image = await doc.embedJpg(jpeg);
+    doc.addPage([size.width, size.height]).drawImage(image, { x: 0, y: 0, width: size.width, height: size.height });
+  }
+  return doc.save();
+}
+
+/** Appends pages of `extra` to `base` (mixed text + scanned PDFs). */
+export async function concatPdfs(...parts: Uint8Array[]): Promise<Uint8Array> {
+  const out = await PDFDocument.create();
+  for (const part of parts) {
+    const src = await PDFDocument.load(part);
+    for (const page of await out.copyPages(src, src.getPageIndices())) out.addPage(page);
+  }
+  return out.save();
+}
+
+/**
+ * The upright image stored rotated 90 degrees counter-clockwise with EXIF orientation 6 ("rotate 90 clockwise to
+ * display"), as phone cameras write portrait photos.
+ */
+export async function exifOrientation6Jpeg(upright: Buffer): Promise<Buffer> {
+  return sharp(await sharp(upright).rotate(270).toBuffer())
+    .withMetadata({ orientation: 6 })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** Encrypts with qpdf (AES-256). An empty user password gives an owner-password-only PDF, which must still open. */
+export function encryptPdf(bytes: Uint8Array, userPassword: string, ownerPassword = "owner-secret"): Uint8Array {
+  const dir = mkdtempSync(join(tmpdir(), "docsift-qpdf-"));
+  try {
+    writeFileSync(join(dir, "in.pdf"), bytes);
+    execFileSync("qpdf", [
+      "--encrypt",
+      userPassword,
+      ownerPassword,
+      "256",
+      "--",
+      join(dir, "in.pdf"),
+      join(dir, "out.pdf"),
+    ]);
+    return new Uint8Array(readFileSync(join(dir, "out.pdf")));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A tiny PNG that declares width x height pixels (a decompression bomb's header): valid signature, IHDR, IEND. */
+export function pngDeclaring(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.writeUInt8(8, 8); // bit depth
+  ihdr.writeUInt8(0, 9); // greyscale
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, pngChunk("IHDR", ihdr), pngChunk("IEND", Buffer.alloc(0))]);
+}
+
+/** Share of `expected` words found in `actual` (multiset match on exact text). */
+export function wordRecall(expected: readonly string[], actual: readonly string[]): number {
+  const pool = new Map<string, number>();
+  for (const w of actual) pool.set(w, (pool.get(w) ?? 0) + 1);
+  let found = 0;
+  for (const w of expected) {
+    const left = pool.get(w) ?? 0;
+    if (left > 0) {
+      found++;
+      pool.set(w, left - 1);
+    }
+  }
+  return expected.length === 0 ? 1 : found / expected.length;
+}

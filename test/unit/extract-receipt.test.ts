@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { PRODUCTS } from "../../src/catalog/catalog.js";
+import { resolveFields } from "../../src/catalog/lookup.js";
+import type { Document, Line, Word } from "../../src/document/model.js";
+import { extract } from "../../src/extract/index.js";
+
+/**
+ * A till receipt as OCR delivers it: a narrow page, words with boxes, one Line per printed row. Each row is
+ * [text, x] pairs on a line at row index * 18 px; words are 8 px per character wide.
+ */
+function receipt(rows: Array<Array<[string, number]>>): Document {
+  const width = 400;
+  const height = 18 * rows.length + 40;
+  const words: Word[] = [];
+  const lines: Line[] = [];
+  rows.forEach((cells, r) => {
+    const y0 = 20 + r * 18;
+    const ids: number[] = [];
+    for (const [text, x] of cells) {
+      let cursor = x;
+      for (const token of text.split(" ")) {
+        const w = token.length * 8;
+        words.push({
+          id: words.length,
+          text: token,
+          box: { x0: cursor / width, y0: y0 / height, x1: (cursor + w) / width, y1: (y0 + 12) / height },
+          source: "ocr",
+          confidence: 0.95,
+        });
+        ids.push(words.length - 1);
+        cursor += w + 8;
+      }
+    }
+    const own = ids.map((id) => words[id] as Word);
+    lines.push({
+      wordIds: ids,
+      box: {
+        x0: Math.min(...own.map((w) => w.box.x0)),
+        y0: y0 / height,
+        x1: Math.max(...own.map((w) => w.box.x1)),
+        y1: (y0 + 12) / height,
+      },
+    });
+  });
+  return { type: "jpeg", pages: [{ pageNum: 1, width, height, source: "ocr", words, lines }] };
+}
+
+const RECEIPT = receipt([
+  [["KEDAI RUNCIT MAJU SDN BHD", 40]],
+  [["(123456-X)", 120]],
+  [["NO 12, JALAN MERANTI 3,", 40]],
+  [["TAMAN MERANTI, 43000 KAJANG", 40]],
+  [["TEL: 03-8734 1234", 40]],
+  [["TAX INVOICE", 120]],
+  [["Date: 11/01/2019", 20], ["Time: 14:05", 240]],
+  [["MILO 1KG", 20], ["2", 200], ["31.80", 300]],
+  [["ROTI", 20], ["1", 200], ["2.50", 300]],
+  [["SUB TOTAL", 20], ["34.30", 300]],
+  [["GST 6%", 20], ["2.06", 300]],
+  [["ROUNDING", 20], ["-0.01", 300]],
+  [["TOTAL", 20], ["RM 36.35", 280]],
+  [["CASH", 20], ["50.00", 300]],
+  [["CHANGE", 20], ["13.65", 300]],
+  [["THANK YOU PLEASE COME AGAIN", 20]],
+]);
+
+function valueOf(doc: Document, name: string, locale?: string): string | null {
+  const fields = extract(doc, resolveFields({ products: ["receipts", "documents"] }), { locale });
+  return fields.find((f) => f.name === name)?.value ?? null;
+}
+
+describe("extract on a till receipt", () => {
+  it("finds merchant, address, date, time, total, tax and currency", () => {
+    const fields = extract(RECEIPT, resolveFields({ products: ["receipts"] }));
+    const byName = Object.fromEntries(fields.map((f) => [f.name, f.value]));
+    assert.deepEqual(byName, {
+      "receipt.merchantName": "KEDAI RUNCIT MAJU SDN BHD",
+      "receipt.merchantAddress": "NO 12, JALAN MERANTI 3, TAMAN MERANTI, 43000 KAJANG",
+      "receipt.date": "2019-01-11",
+      "receipt.time": "14:05",
+      "receipt.total": "36.35",
+      "receipt.tax": "2.06",
+      "receipt.currency": "MYR",
+    });
+  });
+
+  it("takes the total paid, not the subtotal, the cash tendered or the change", () => {
+    assert.equal(valueOf(RECEIPT, "receipt.total"), "36.35");
+  });
+
+  it("calls a narrow page with cash and change a receipt", () => {
+    assert.equal(valueOf(RECEIPT, "document.type"), "receipt");
+  });
+});
+
+describe("extract output", () => {
+  it("has exactly the catalogue's fields, in order, for every product", () => {
+    for (const product of PRODUCTS) {
+      const wanted = resolveFields({ products: [product.id] });
+      const fields = extract(RECEIPT, wanted);
+      assert.deepEqual(
+        fields.map((f) => f.name),
+        wanted.map((f) => f.name),
+        product.id,
+      );
+      for (const f of fields) {
+        assert.ok(f.confidence >= 0 && f.confidence <= 1, `${f.name} confidence ${f.confidence}`);
+        if (f.value === null) assert.equal(f.boundingBox, null, `${f.name}: no box without a value`);
+      }
+    }
+  });
+
+  it("boxes name existing words and are the union of their boxes", () => {
+    const words = new Map(RECEIPT.pages[0]?.words.map((w) => [w.id, w]));
+    const fields = extract(RECEIPT, resolveFields({ products: ["invoices", "receipts", "documents"] }));
+    for (const f of fields) {
+      if (!f.boundingBox) continue;
+      const own = f.boundingBox.tokenIds.map((id) => words.get(id));
+      assert.ok(
+        own.every((w) => w !== undefined),
+        `${f.name} tokenIds exist`,
+      );
+      const boxes = own.map((w) => (w as Word).box);
+      assert.equal(f.boundingBox.topLeft.x, Math.min(...boxes.map((b) => b.x0)), f.name);
+      assert.equal(f.boundingBox.topLeft.y, Math.min(...boxes.map((b) => b.y0)), f.name);
+      assert.equal(f.boundingBox.bottomRight.x, Math.max(...boxes.map((b) => b.x1)), f.name);
+      assert.equal(f.boundingBox.bottomRight.y, Math.max(...boxes.map((b) => b.y1)), f.name);
+    }
+  });
+
+  it("returns every field null with a confidence on an empty document", () => {
+    const empty: Document = { type: "png", pages: [{ pageNum: 1, width: 100, height: 100, source: "ocr", words: [], lines: [] }] };
+    const fields = extract(empty, resolveFields({ products: ["invoices", "receipts"] }));
+    for (const f of fields) {
+      assert.equal(f.value, null, f.name);
+      assert.ok(f.confidence > 0 && f.confidence <= 1, f.name);
+    }
+  });
+});

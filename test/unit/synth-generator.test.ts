@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { isValidBIC, isValidIBAN } from "ibantools";
+import { checkVAT, countries } from "jsvat";
+import { PDFDocument } from "pdf-lib";
+import { corpusPlan } from "../../bench/synth/corpus.js";
+import { generateDocument, type SyntheticDocument } from "../../bench/synth/document.js";
+import { writeDate } from "../../bench/synth/format.js";
+import {
+  australianAbn,
+  britishVat,
+  dutchVat,
+  frenchVat,
+  germanVat,
+  spanishVat,
+  swissUid,
+} from "../../bench/synth/ids.js";
+import { localeProfile } from "../../bench/synth/locales.js";
+import { Rng } from "../../bench/synth/prng.js";
+
+const dir = mkdtempSync(join(tmpdir(), "synth-test-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The text layer as poppler sees it, whitespace collapsed. */
+function pdfText(doc: SyntheticDocument, name: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, doc.pdf);
+  return execFileSync("pdftotext", ["-raw", path, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+}
+
+const cents = (label: string): number => Math.round(Number(label) * 100);
+
+describe("generateDocument", () => {
+  const docs: SyntheticDocument[] = [];
+  const plan = corpusPlan(7, 40, 0.6);
+  before(async () => {
+    for (const entry of plan) docs.push(await generateDocument(entry.seed, entry.kind));
+  });
+
+  it("is a pure function of the seed", async () => {
+    const again = await generateDocument(plan[3]!.seed, plan[3]!.kind);
+    assert.deepEqual(again.labels, docs[3]!.labels);
+    assert.deepEqual(Buffer.from(again.pdf), Buffer.from(docs[3]!.pdf));
+    const other = await generateDocument(plan[3]!.seed + 1, plan[3]!.kind);
+    assert.notDeepEqual(other.labels, docs[3]!.labels);
+  });
+
+  it("labels only catalogue fields of the document's product, in normal form", () => {
+    for (const d of docs) {
+      for (const [k, v] of Object.entries(d.labels)) {
+        assert.ok(k.startsWith(d.product === "invoices" ? "" : "receipt."), k);
+        if (/date|Date$/.test(k)) assert.match(v, /^\d{4}-\d{2}-\d{2}$/, k);
+        if (/(total|subtotal|tax|amountDue)$/.test(k)) assert.match(v, /^-?\d+\.\d{2}$/, k);
+        if (k.endsWith("currency")) assert.match(v, /^[A-Z]{3}$/);
+        if (k === "receipt.time") assert.match(v, /^\d{2}:\d{2}$/);
+      }
+    }
+  });
+
+  it("keeps the arithmetic and date logic of real invoices", () => {
+    const invoices = docs.filter((d) => d.product === "invoices");
+    assert.ok(invoices.length >= 15);
+    for (const { labels } of invoices) {
+      const sub = cents(labels["invoice.subtotal"]!);
+      const tax = cents(labels["invoice.tax"]!);
+      const total = cents(labels["invoice.total"]!);
+      assert.equal(sub + tax, total);
+      if (labels["invoice.amountDue"]) assert.ok(Math.abs(cents(labels["invoice.amountDue"])) <= Math.abs(total));
+      if (labels["invoice.dueDate"]) assert.ok(labels["invoice.dueDate"] > labels["invoice.date"]!);
+    }
+  });
+
+  it("prints every labelled identifier and name in the text layer", () => {
+    docs.forEach((d, i) => {
+      const text = pdfText(d, `${i}.pdf`);
+      const compact = text.replace(/[\s.-]/g, "");
+      for (const [k, v] of Object.entries(d.labels)) {
+        if (/(number|purchaseOrderNo|reference|bic|bsb|accountNo|\.name|merchantName)$/.test(k)) {
+          assert.ok(text.includes(v), `${i} ${k} ${v}`);
+        }
+        if (/(iban|taxId)$/.test(k)) assert.ok(compact.includes(v), `${i} ${k} ${v}`);
+        if (/address$/i.test(k)) for (const part of v.split(", ")) assert.ok(text.includes(part), `${i} ${k} ${part}`);
+      }
+    });
+  });
+
+  it("generates valid tax ids, IBANs and BICs", () => {
+    const rng = new Rng(11);
+    for (let i = 0; i < 200; i++) {
+      for (const vat of [
+        germanVat(rng),
+        frenchVat(rng),
+        dutchVat(rng),
+        britishVat(rng),
+        spanishVat(rng),
+        swissUid(rng),
+      ]) {
+        assert.equal(checkVAT(vat, countries).isValid, true, vat);
+      }
+      const abn = australianAbn(rng);
+      const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+      const sum = [...abn].reduce((s, ch, j) => s + (Number(ch) - (j === 0 ? 1 : 0)) * weights[j]!, 0);
+      assert.equal(sum % 89, 0, abn);
+    }
+    for (const d of docs) {
+      if (d.labels["payment.iban"]) assert.equal(isValidIBAN(d.labels["payment.iban"]), true, d.labels["payment.iban"]);
+      if (d.labels["payment.bic"]) assert.equal(isValidBIC(d.labels["payment.bic"]), true, d.labels["payment.bic"]);
+      if (d.labels["supplier.taxId"] && d.locale !== "en-AU") {
+        assert.equal(checkVAT(d.labels["supplier.taxId"], countries).isValid, true, d.labels["supplier.taxId"]);
+      }
+    }
+  });
+
+  it("varies locale, product and page count, and page counts are real", async () => {
+    assert.ok(new Set(docs.map((d) => d.locale)).size >= 6);
+    assert.ok(docs.some((d) => d.product === "receipts") && docs.some((d) => d.product === "invoices"));
+    for (const d of docs) assert.equal((await PDFDocument.load(d.pdf)).getPageCount(), d.pages);
+    let multi: SyntheticDocument | undefined;
+    for (let seed = 1; !multi && seed < 400; seed++) {
+      const d = await generateDocument(seed, "invoice", { locale: "en-GB" });
+      if (d.pages > 1) multi = d;
+    }
+    assert.ok(multi, "some seed gives a multi-page invoice");
+    assert.match(pdfText(multi, "multi.pdf"), new RegExp(`(Page )?1 ?(of|/) ?${multi.pages}`));
+  });
+
+  it("writes numeric dates in the locale's order, so an ambiguous date's truth follows the locale", () => {
+    const writer = { style: "numeric", separator: "/", padded: true, upper: false } as const;
+    const date = { y: 2024, m: 3, d: 4 };
+    assert.equal(writeDate(date, writer, localeProfile("en-US")), "03/04/2024");
+    assert.equal(writeDate(date, writer, localeProfile("en-GB")), "04/03/2024");
+    assert.equal(writeDate(date, { ...writer, style: "long" }, localeProfile("fr-FR")), "4 mars 2024");
+  });
+
+  it("makes credit notes with negative totals when asked", async () => {
+    const d = await generateDocument(5, "invoice", { credit: true, locale: "de-DE" });
+    assert.ok(Number(d.labels["invoice.total"]) < 0);
+    assert.match(pdfText(d, "credit.pdf"), /GUTSCHRIFT|Gutschrift|Rechnungskorrektur/);
+  });
+});
