@@ -3,7 +3,7 @@
  * (a) upload-to-FINALISED latency of a one-page born-digital invoice, p50 and p95;
  * (b) scanned pages per minute with a processing pool of 1 and of 2 (receipt photos, one page each, all OCR);
  * (c) GET of a finalised result with autocannon, beside a bare Fastify route returning the same JSON from memory.
- * Options: --latency-runs N (20), --scans N (8), --duration S (10), --connections N (10).
+ * Options: --latency-runs N (20), --scans N (8), --duration S (10), --connections N (10), --only a,b,c.
  */
 import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     scans: { type: "string", default: "8" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "10" },
+    only: { type: "string", default: "a,b,c" },
   },
 });
 const RECEIPTS = "/work/shared/data/receipts-dev";
@@ -128,6 +129,7 @@ async function resultGets(): Promise<void> {
   }
 }
 
-await latency();
-await throughput();
-await resultGets();
+const parts = new Set(values.only?.split(","));
+if (parts.has("a")) await latency();
+if (parts.has("b")) await throughput();
+if (parts.has("c")) await resultGets();

@@ -17,6 +17,10 @@ export interface GenerateOptions {
   locale?: string;
   /** Force (or forbid) a credit note; invoices only. */
   credit?: boolean;
+  /** Invoices: force "Page i of n" markers on or off (by default on multi-page and on some single pages). */
+  pageMarkers?: boolean;
+  /** Invoices: number of line items, to get long multi-page documents (about 25 items per page). */
+  itemCount?: number;
 }
 
 export interface SyntheticDocument {
@@ -45,8 +49,16 @@ export async function generateDocument(
   doc.setCreationDate(EPOCH);
   doc.setModificationDate(EPOCH);
   if (kind === "invoice") {
-    const data = planInvoice(dataRng, locale, options.credit === undefined ? {} : { credit: options.credit });
-    const pages = await renderInvoice(doc, data, layoutRng);
+    const data = planInvoice(dataRng, locale, {
+      ...(options.credit === undefined ? {} : { credit: options.credit }),
+      ...(options.itemCount === undefined ? {} : { itemCount: options.itemCount }),
+    });
+    const pages = await renderInvoice(
+      doc,
+      data,
+      layoutRng,
+      options.pageMarkers === undefined ? {} : { pageMarkers: options.pageMarkers },
+    );
     return { pdf: await doc.save(), labels: invoiceLabels(data), product: "invoices", locale: tag, pages };
   }
   const data = planReceipt(dataRng, locale);

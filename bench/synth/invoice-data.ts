@@ -91,13 +91,14 @@ function round(cents: number): number {
   return Math.round(cents);
 }
 
-function lineItems(rng: Rng, locale: LocaleProfile, credit: boolean): LineItem[] {
+function lineItems(rng: Rng, locale: LocaleProfile, credit: boolean, forcedCount: number | undefined): LineItem[] {
   // Most invoices are short; a tail of long ones makes multi-page documents.
-  const count = rng.weighted<() => number>([
+  const drawn = rng.weighted<() => number>([
     [() => rng.int(1, 4), 45],
     [() => rng.int(5, 12), 35],
     [() => rng.int(13, 25), 20],
   ])();
+  const count = forcedCount ?? drawn;
   const descriptions = ITEMS[locale.lang];
   const withDetails = rng.chance(0.25);
   const items: LineItem[] = [];
@@ -157,11 +158,17 @@ function phone(rng: Rng, country: Country): string {
   }
 }
 
-export function planInvoice(rng: Rng, locale: LocaleProfile, options: { credit?: boolean } = {}): InvoiceData {
+export interface InvoicePlanOptions {
+  credit?: boolean;
+  /** Number of line items (more items, more pages); drawn from 1-25 by default. */
+  itemCount?: number;
+}
+
+export function planInvoice(rng: Rng, locale: LocaleProfile, options: InvoicePlanOptions = {}): InvoiceData {
   const country = locale.country;
   const credit = options.credit ?? rng.chance(0.08);
   const issueDate = randomDate(rng, 2019, 2026);
-  const items = lineItems(rng, locale, credit);
+  const items = lineItems(rng, locale, credit, options.itemCount);
   const taxRate = rng.pick(TAX_RATES[country]);
   const subtotalCents = items.reduce((s, it) => s + it.amountCents, 0);
   const taxCents = round((subtotalCents * taxRate) / 100);

@@ -103,7 +103,12 @@ interface KeyValue {
 }
 
 /** Renders one invoice into `doc` and returns the page count. */
-export async function renderInvoice(doc: PDFDocument, data: InvoiceData, rng: Rng): Promise<number> {
+export async function renderInvoice(
+  doc: PDFDocument,
+  data: InvoiceData,
+  rng: Rng,
+  options: { pageMarkers?: boolean } = {},
+): Promise<number> {
   const style = chooseStyle(rng, data);
   const fonts = await embedFamily(doc, style.family);
   const [w, h] = PAPER[data.locale.paper];
@@ -116,7 +121,7 @@ export async function renderInvoice(doc: PDFDocument, data: InvoiceData, rng: Rn
   const money = (cents: number, mark: CurrencyMark): string =>
     writeMoney(cents, style.numbers, mark, data.locale, data.locale.currency);
   const date = (d: NonNullable<InvoiceData["dueDate"]>): string => writeDate(d, style.dates, data.locale);
-  const lbl = (options: readonly string[]): string => labelText(rng.pick(options), style.colon);
+  const lbl = (choices: readonly string[]): string => labelText(rng.pick(choices), style.colon);
 
   const title = rng.pick(data.credit ? words.creditTitle : words.title);
   const numberLabel = rng.pick(data.credit ? words.creditNumber : words.number);
@@ -354,7 +359,7 @@ export async function renderInvoice(doc: PDFDocument, data: InvoiceData, rng: Rn
   const n = sheet.pages.length;
   const markerTemplate = rng.pick(words.page);
   sheet.pages.forEach((page, i) => {
-    if (n > 1 || style.markerOnSinglePage) {
+    if (options.pageMarkers ?? (n > 1 || style.markerOnSinglePage)) {
       const text = markerTemplate.replace("{p}", String(i + 1)).replace("{n}", String(n));
       const top = style.marker === "top-right" ? m - s * 2 : h - m - footerH - s * 0.5;
       const x = style.marker === "bottom-center" ? w / 2 : w - m;

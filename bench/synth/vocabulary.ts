@@ -32,7 +32,6 @@ export interface InvoiceWords {
   continued: readonly string[];
   currencyNote: readonly string[];
   terms: readonly string[];
-  thanks: readonly string[];
 }
 
 export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
@@ -69,7 +68,6 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
       "Thank you for your business.",
       "Please include the reference with your payment.",
     ],
-    thanks: ["Thank you for your business!", "We appreciate your prompt payment."],
   },
   de: {
     title: ["RECHNUNG", "Rechnung"],
@@ -104,7 +102,6 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
       "Vielen Dank für Ihren Auftrag.",
       "Lieferdatum entspricht Rechnungsdatum.",
     ],
-    thanks: ["Vielen Dank für Ihren Auftrag!", "Wir danken für Ihr Vertrauen."],
   },
   fr: {
     title: ["FACTURE", "Facture"],
@@ -139,7 +136,6 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
       "En cas de retard, pénalités au taux de 3 fois le taux légal.",
       "Indemnité forfaitaire pour frais de recouvrement : 40 €.",
     ],
-    thanks: ["Merci de votre confiance.", "Nous vous remercions de votre commande."],
   },
   es: {
     title: ["FACTURA", "Factura"],
@@ -174,7 +170,6 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
       "Gracias por su confianza.",
       "Inscrita en el Registro Mercantil, tomo 1234, folio 56.",
     ],
-    thanks: ["Gracias por su confianza.", "Gracias por su pedido."],
   },
   nl: {
     title: ["FACTUUR", "Factuur"],
@@ -208,7 +203,6 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
       "Betalingstermijn: 30 dagen.",
       "Op al onze leveringen zijn de algemene voorwaarden van toepassing.",
     ],
-    thanks: ["Bedankt voor uw opdracht!", "Hartelijk dank voor uw bestelling."],
   },
 };
 

@@ -55,6 +55,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   const pool: ProcessingPool = new WorkerPool({
     script: PROCESSING_THREAD_URL,
     size: config.workers ?? availableParallelism(),
+    // Sixteen OCR pages take well under a minute; ten is a hang (it is then retried like a crash).
+    taskTimeoutMs: 10 * 60_000,
     onEvent: (event) => {
       metrics.pages.labels(event.source).inc();
       if (event.source === "ocr") metrics.ocrSeconds.inc(event.ms / 1000);

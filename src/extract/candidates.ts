@@ -112,10 +112,10 @@ const MONTH_WORD = /[a-zäéû]{3,}/i;
 export function dateCandidates(layout: Layout, hints: LocaleHints): DateCandidate[] {
   return ngramCandidates(
     layout,
-    4,
+    5,
     (text) => {
       const digits = (text.match(/\d/g) ?? []).length;
-      if (digits < 2 || text.length > 32) return false;
+      if (digits < 2 || text.length > 36) return false;
       return /\d[./\-]\d/.test(text) || MONTH_WORD.test(text) || /^\d{8}$/.test(text);
     },
     (span) => {

@@ -60,9 +60,9 @@ function qualifier(words: Array<{ text: string }>): readonly LabelEntry[] | null
 
 /** Currency words between a label and its amount ("Total (RM) 12.00", "Summe EUR 5,00") say nothing about the role. */
 const SKIPPED = new Set(["rm", "eur", "usd", "sgd", "myr", "gbp", "chf", "aud", "nzd", "cad"]);
-const INCLUDING = new Set(["incl", "inclusive", "including", "inc", "inkl", "inklusive", "ttc", "with", "avec", "termasuk"]);
-const EXCLUDING = new Set(["excl", "exclusive", "excluding", "exkl", "exklusive", "ohne", "ex", "before", "hors", "sans", "without", "sebelum"]);
-const TAX_WORDS = new Set(["gst", "vat", "tax", "taxes", "mwst", "ust", "tva", "btw", "iva", "sst", "of", "cukai", "servicetax", "service", "charge", "rm"]);
+const INCLUDING = new Set(["incl", "inclusive", "including", "inc", "inkl", "inklusive", "ttc", "with", "avec", "termasuk", "con", "incluido", "inclusief", "met"]);
+const EXCLUDING = new Set(["excl", "exclusive", "excluding", "exkl", "exklusive", "ohne", "ex", "before", "hors", "sans", "without", "sebelum", "sin", "zonder", "exclusief", "excluding", "net", "netto"]);
+const TAX_WORDS = new Set(["gst", "vat", "tax", "taxes", "mwst", "ust", "tva", "btw", "iva", "sst", "of", "cukai", "servicetax", "service", "charge", "rm", "de"]);
 
 /**
  * Removes "(incl. GST)" / "excl. VAT" qualifiers from the words left of a value (nearest first) so the head label is
@@ -86,8 +86,13 @@ function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
 
 /** Nearest label ending within a few words of the span, preferring the longest phrase at that distance. */
 function matchBackwards(all: Array<{ text: string; gaps: number }>): LabelHit | null {
-  const qualified = dropQualifiers(all.filter((w) => w.text !== "" && !SKIPPED.has(w.text)));
-  const nonEmpty = qualified.words;
+  const words = all.filter((w) => w.text !== "" && !SKIPPED.has(w.text));
+  const qualified = dropQualifiers(words);
+  // "inkl. MwSt 4,94" has no head label before the qualifier: then the qualifier's tax word is the label.
+  return matchWords(qualified.words, qualified.excluding) ?? (qualified.words === words ? null : matchWords(words, false));
+}
+
+function matchWords(nonEmpty: Array<{ text: string; gaps: number }>, excluding: boolean): LabelHit | null {
   for (let e = 0; e < LEFT_DECAY.length && e < nonEmpty.length; e++) {
     let key = "";
     let best: { entries: readonly LabelEntry[]; gaps: number } | null = null;
@@ -104,9 +109,7 @@ function matchBackwards(all: Array<{ text: string; gaps: number }>): LabelHit | 
       const roles = best.entries.every((x) => x.role === "genericNumber")
         ? (qualifier(nonEmpty.slice(e + 1, e + 6)) ?? best.entries)
         : best.entries;
-      const adjusted = qualified.excluding
-        ? roles.map((x) => (x.role === "total" ? { ...x, role: "subtotal" as const } : x))
-        : roles;
+      const adjusted = excluding ? roles.map((x) => (x.role === "total" ? { ...x, role: "subtotal" as const } : x)) : roles;
       return { roles: adjusted, decay, direction: "left", distance: e };
     }
   }

@@ -62,6 +62,8 @@ export function chooseDates(
     const repeats = all.filter((o) => o !== entry.candidate && o.iso === entry.candidate.iso).length;
     entry.score += 0.1 * Math.min(repeats, 3);
   }
+  // A document that prints one date only: that is its date.
+  if (new Set(all.map((c) => c.iso)).size === 1) for (const entry of issues) entry.score += 0.6;
   issues.sort((a, b) => b.score - a.score);
   const issue = issues[0];
   const dues = all

@@ -87,7 +87,7 @@ export function paymentReference(layout: Layout): Decision {
 }
 
 export function accountNumber(layout: Layout): Decision {
-  const found = scoreIds(layout, ["accountNo"], ["iban", "bic", "bsb", "customerNumber", "contact", "taxId"]).filter(
+  const found = scoreIds(layout, ["accountNo"], ["iban", "bic", "bsb", "bankCode", "customerNumber", "contact", "taxId"]).filter(
     (e) => /^\d[\d\s-]{4,18}\d$/.test(e.value),
   );
   return { ...idDecision(found), family: "bank" };
@@ -102,7 +102,18 @@ function typedDecision(found: TypedScored[], family: Decision["family"]): Decisi
   return { family, best: sorted[0] ?? null, runnerUp: sorted[1] ?? null };
 }
 
-export function taxIds(layout: Layout): TypedScored[] {
+/** True when the span sits inside or right under a block of words (the customer's name and address). */
+function underBlock(span: Candidate, block: readonly Word[]): boolean {
+  if (block.length === 0) return false;
+  const x0 = Math.min(...block.map((w) => w.box.x0));
+  const x1 = Math.max(...block.map((w) => w.box.x1));
+  const y0 = Math.min(...block.map((w) => w.box.y0));
+  const y1 = Math.max(...block.map((w) => w.box.y1));
+  const lineHeight = Math.max(...block.map((w) => w.box.y1 - w.box.y0));
+  return span.box.x0 >= x0 - 0.02 && span.box.x0 <= x1 && span.box.y0 >= y0 && span.box.y0 <= y1 + 2.5 * lineHeight;
+}
+
+export function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TypedScored[] {
   const found = ngramCandidates(
     layout,
     4,
@@ -117,15 +128,17 @@ export function taxIds(layout: Layout): TypedScored[] {
       // VAT-style ids (country prefix) are what invoices are asked for; national tax numbers come second.
       const vatStyle = /^[A-Z]{2}/.test(parsed.value);
       const shape = vatStyle ? (parsed.valid ? 1.1 : 0.7) : parsed.valid ? 0.6 : 0.1;
-      const score = shape + 2 * own - 2.2 * customer - 1.5 * wrong;
+      // The customer's VAT number is printed in the customer's address block.
+      const inCustomerBlock = underBlock(span, customerBlock) ? 1.5 : 0;
+      const score = shape + 2 * own - 2.2 * customer - 1.5 * wrong - inCustomerBlock;
       return { ...span, value: parsed.value, score, candidate: span };
     },
   );
   return found;
 }
 
-export function supplierTaxId(layout: Layout): Decision {
-  return typedDecision(taxIds(layout), "taxId");
+export function supplierTaxId(layout: Layout, customerBlock: readonly Word[]): Decision {
+  return typedDecision(taxIds(layout, customerBlock), "taxId");
 }
 
 export function iban(layout: Layout): Decision {

@@ -100,7 +100,8 @@ export function extract(document: Document, fields: readonly FieldDef[], options
     "invoice.amountDue": () => invoiceAmounts().amountDue,
     "supplier.name": () => supplierParty().name,
     "supplier.address": () => supplierParty().address,
-    "supplier.taxId": () => supplierTaxId(layout),
+    "supplier.taxId": () =>
+      supplierTaxId(layout, [...(customerParty().name.best?.words ?? []), ...(customerParty().address.best?.words ?? [])]),
     "customer.name": () => customerParty().name,
     "customer.address": () => customerParty().address,
     "payment.iban": ibanDecision,

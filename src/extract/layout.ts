@@ -3,7 +3,7 @@
  * columns on one line are two segments), segments grouped into rows, and per-page statistics. Computed once per
  * extract() call; everything downstream reads it.
  */
-import type { Box, Document, Word } from "../document/model.js";
+import type { Box, Document, Page, Word } from "../document/model.js";
 import { fold } from "./text.js";
 
 export interface Segment {
@@ -100,6 +100,49 @@ function groupRows(segments: Segment[]): Segment[][] {
   return rows;
 }
 
+/**
+ * Skew of a scanned page as dy/dx in page units, from consecutive words of the same line: a page rotated by a
+ * degree or two breaks rows apart, so rows are regrouped on deskewed coordinates when the skew is noticeable.
+ */
+function estimateSkew(page: Page, wordsById: Map<number, Word>): number {
+  const slopes: number[] = [];
+  for (const line of page.lines) {
+    for (let i = 1; i < line.wordIds.length; i++) {
+      const a = wordsById.get(line.wordIds[i - 1] ?? -1);
+      const b = wordsById.get(line.wordIds[i] ?? -1);
+      if (!a || !b) continue;
+      const dx = ((b.box.x0 + b.box.x1 - a.box.x0 - a.box.x1) / 2) * page.width;
+      const dy = ((b.box.y0 + b.box.y1 - a.box.y0 - a.box.y1) / 2) * page.height;
+      const height = (a.box.y1 - a.box.y0) * page.height;
+      if (dx > height && Math.abs(dy) < 0.5 * height) slopes.push(dy / dx);
+    }
+  }
+  return slopes.length >= 8 ? median(slopes) : 0;
+}
+
+/** Rows of words on deskewed coordinates (y shifted by -slope * x), each row left to right. */
+function deskewedLines(page: Page, slope: number): Word[][] {
+  const shift = (w: Word) => (slope * ((w.box.x0 + w.box.x1) / 2) * page.width) / page.height;
+  const words = page.words
+    .filter((w) => w.text.trim() !== "")
+    .map((w) => ({ word: w, y0: w.box.y0 - shift(w), y1: w.box.y1 - shift(w) }))
+    .sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const rows: Array<{ top: number; bottom: number; words: Word[] }> = [];
+  for (const w of words) {
+    const height = w.y1 - w.y0;
+    const row = rows.find((r) => {
+      const overlap = Math.min(r.bottom, w.y1) - Math.max(r.top, w.y0);
+      return overlap > 0.5 * Math.min(height, r.bottom - r.top) && !r.words.some((o) => o.box.x1 > w.word.box.x0 && o.box.x0 < w.word.box.x1);
+    });
+    if (row) {
+      row.words.push(w.word);
+      row.top += (w.y0 - row.top) / row.words.length;
+      row.bottom += (w.y1 - row.bottom) / row.words.length;
+    } else rows.push({ top: w.y0, bottom: w.y1, words: [w.word] });
+  }
+  return rows.sort((a, b) => a.top - b.top).map((r) => r.words.sort((a, b) => a.box.x0 - b.box.x0));
+}
+
 export function buildLayout(document: Document): Layout {
   const pages: PageLayout[] = [];
   const segments: Segment[] = [];
@@ -108,11 +151,21 @@ export function buildLayout(document: Document): Layout {
   for (const page of document.pages) {
     for (const w of page.words) wordsById.set(w.id, w);
     const pageSegments: Segment[] = [];
-    for (const line of page.lines) {
-      const words = line.wordIds
-        .map((id) => wordsById.get(id))
-        .filter((w): w is Word => w !== undefined && w.text.trim() !== "")
-        .sort((a, b) => a.box.x0 - b.box.x0);
+    const slope = page.source === "ocr" ? estimateSkew(page, wordsById) : 0;
+    const lines =
+      Math.abs(slope) > 0.004
+        ? deskewedLines(page, slope)
+        : page.lines.map((line) =>
+            line.wordIds
+              .map((id) => wordsById.get(id))
+              .filter((w): w is Word => w !== undefined && w.text.trim() !== "")
+              .sort((a, b) => a.box.x0 - b.box.x0),
+          );
+    const deskew = (b: Box): Box => {
+      const shift = (slope * ((b.x0 + b.x1) / 2) * page.width) / page.height;
+      return { x0: b.x0, x1: b.x1, y0: b.y0 - shift, y1: b.y1 - shift };
+    };
+    for (const words of lines) {
       for (const part of splitAtGaps(words, page.width, page.height)) {
         const text = part.map((w) => w.text).join(" ");
         pageSegments.push({
@@ -121,7 +174,8 @@ export function buildLayout(document: Document): Layout {
           words: part,
           folded: part.map((w) => fold(w.text)),
           text,
-          box: unionBox(part.map((w) => w.box)),
+          // Geometry for reasoning is deskewed; the words keep their own boxes for the output.
+          box: unionBox(part.map((w) => (slope === 0 ? w.box : deskew(w.box)))),
           height: median(part.map((w) => w.box.y1 - w.box.y0)),
           row: -1,
         });

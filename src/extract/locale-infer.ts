@@ -44,9 +44,27 @@ function guessOrder(text: string, language: string | null): DateOrder {
   return language === "en" && usd ? "MDY" : "DMY";
 }
 
+/** Countries whose documents say where they are from without a locale: what "$" means depends on it. */
+const COUNTRY_CUES: ReadonlyArray<[string, RegExp]> = [
+  ["AU", /\bA\.?B\.?N\.?\b|\bPty\.?\s+Ltd\b|\b(VIC|NSW|QLD|TAS|ACT|NT)\s+\d{4}\b|\bAustralia\b|\bEFTPOS\b/],
+  ["NZ", /\bNew Zealand\b|\bGST No\.?\s*\d{2,3}-\d{3}-\d{3}\b/],
+  ["CA", /\bGST\/HST\b|\bCanada\b|\b(ON|BC|QC|AB|MB|NS)\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/],
+  ["SG", /\bSingapore\b|\bUEN\b/],
+  ["MY", /\bSdn\.?\s*Bhd\b|\bMalaysia\b|\bRM\s?\d/i],
+  ["HK", /\bHong Kong\b/],
+];
+
+function inferCountry(text: string): string | undefined {
+  return COUNTRY_CUES.find(([, cue]) => cue.test(text))?.[0];
+}
+
 export function inferLocale(given: LocaleHints, text: string, language: string | null): InferredLocale {
   const hints: LocaleHints = { ...given };
   if (hints.language === undefined && language) hints.language = language;
+  if (hints.country === undefined) {
+    const country = inferCountry(text);
+    if (country) hints.country = country;
+  }
   if (hints.decimalSeparator === undefined) {
     const { comma, dot } = decimalEvidence(text);
     if (comma > dot) hints.decimalSeparator = ",";

@@ -27,8 +27,24 @@ const GENERIC = new Set(
   ].map(fold),
 );
 
-const COMPANY_SUFFIX =
-  /\b(sdn\.?\s*bhd\.?|bhd\.?|s\/b|enterprise|enterprises|trading|restaurant|restoran|cafe|café|bakery|mart|market|store|stores|shop|hardware|station|stationery|pharmacy|hotel|kedai|perniagaan|gmbh|ag|kg|ohg|ug|e\.?\s?k\.?|mbh|ltd\.?|limited|llc|inc\.?|corp\.?|co\.?|company|pty|plc|plt|sarl|sas|sa|eurl|bv|b\.v\.|nv|n\.v\.|vof|s\.?l\.?|s\.?a\.?|srl|spa|a\.g\.|ab|as|oy)\b/i;
+/** Legal forms and trade words that mark a business name, folded ("S.A.R.L." -> "sarl", "Sdn. Bhd." -> "sdn" "bhd"). */
+const BUSINESS_WORDS = new Set(
+  [
+    "gmbh", "ag", "kg", "ohg", "ug", "ek", "mbh", "kgaa", "gbr", "ltd", "limited", "llc", "llp", "lp", "inc", "corp",
+    "co", "company", "pty", "plc", "plt", "sarl", "sas", "sasu", "sa", "eurl", "snc", "bv", "nv", "vof", "sl", "srl",
+    "spa", "ab", "aps", "oy", "se", "sdn", "bhd", "sb", "ltda", "kft", "sro", "ag", "haftungsbeschrankt",
+    "enterprise", "enterprises", "trading", "restaurant", "restoran", "cafe", "bakery", "mart", "market", "store",
+    "stores", "shop", "hardware", "station", "stationery", "pharmacy", "hotel", "kedai", "perniagaan", "supermarket",
+    "minimarket", "bistro", "pizzeria", "apotheke", "backerei", "boulangerie", "pharmacie", "tienda", "winkel",
+  ].map(fold),
+);
+
+const COMPANY_SUFFIX = {
+  test(text: string): boolean {
+    const words = text.split(/[\s,]+/).map(fold).filter((w) => w !== "");
+    return words.some((w, i) => BUSINESS_WORDS.has(w) || (i > 0 && BUSINESS_WORDS.has(`${words[i - 1]}${w}`)));
+  },
+};
 
 function rowSegments(page: PageLayout, row: number): Segment[] {
   return page.rows[row] ?? [];
@@ -47,6 +63,7 @@ function wholeLabel(seg: Segment): LabelRole[] {
 const STOP_ROLES: readonly LabelRole[] = [
   "contact", "taxId", "companyReg", "invoiceNumber", "receiptNumber", "invoiceDate", "genericDate", "dueDate", "iban",
   "bic", "accountNo", "customerNumber", "purchaseOrder", "time", "currency", "page", "total", "customer", "supplier",
+  "tax", "bankCode",
 ];
 
 /** A line that ends an address block: phone, e-mail, tax id, a date, a document title... */
@@ -64,7 +81,11 @@ function isStopLine(layout: Layout, segs: readonly Segment[]): boolean {
     // ("Lieferant GmbH").
     const next = first.words[end]?.text ?? "";
     const asLabel =
-      end === first.words.length || /[:#]$/.test(first.words[end - 1]?.text ?? "") || /^[:#+(\d]/.test(next) || segs.length > 1;
+      end === first.words.length ||
+      /[:#]$/.test(first.words[end - 1]?.text ?? "") ||
+      /^[:#+(\d]/.test(next) ||
+      /\d/.test(next) ||
+      segs.length > 1;
     if (asLabel) return true;
   }
   // A line of mostly digits and separators (phone numbers, registration numbers) is not an address line.
@@ -217,6 +238,8 @@ export function merchant(layout: Layout): PartyDecision {
 function blockBelow(page: PageLayout, row: number, x0: number, x1: number, maxLines: number): Segment[][] {
   const lines: Segment[][] = [];
   let lastBottom: number | null = null;
+  let lastTop: number | null = null;
+  let pitch: number | null = null;
   let lastHeight = page.medianHeight;
   for (let r = row; r < page.rows.length && lines.length < maxLines; r++) {
     const segs = rowSegments(page, r).filter((s) => s.box.x0 >= x0 - 0.03 && s.box.x0 < x1);
@@ -226,7 +249,11 @@ function blockBelow(page: PageLayout, row: number, x0: number, x1: number, maxLi
     }
     const top = Math.min(...segs.map((s) => s.box.y0));
     if (lastBottom !== null && top - lastBottom > 2.2 * lastHeight) break;
+    // A block keeps its line spacing; a clearly wider step starts the next block (a table, a heading).
+    if (lastTop !== null && pitch !== null && top - lastTop > 1.4 * pitch) break;
+    if (lastTop !== null && pitch === null) pitch = top - lastTop;
     lines.push(segs);
+    lastTop = top;
     lastBottom = Math.max(...segs.map((s) => s.box.y1));
     lastHeight = Math.max(...segs.map((s) => s.box.y1 - s.box.y0));
   }
@@ -283,11 +310,20 @@ function splitBlock(layout: Layout, lines: Segment[][]): { name: Segment[]; addr
   return { name, address };
 }
 
+/** A document title printed on the same line as the issuer's name ("ACME GmbH Rechnungskorrektur") is not part of it. */
+function withoutTitle(name: string): string {
+  const words = name.split(" ");
+  for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
+    if (isGeneric(words.slice(-k).join(" "))) return words.slice(0, -k).join(" ");
+  }
+  return name;
+}
+
 function blockDecision(layout: Layout, lines: Segment[][], base: number): PartyDecision {
   const { name, address } = splitBlock(layout, lines);
   const nameWords = name.flatMap((s) => s.words);
   const addressWords = address.flatMap((s) => s.words);
-  const nameText = collapseSpaces(name.map((s) => s.text).join(" "));
+  const nameText = withoutTitle(collapseSpaces(name.map((s) => s.text).join(" ")));
   const nameScore = base + (COMPANY_SUFFIX.test(nameText) ? 0.3 : 0) - (name.length > 2 ? 0.4 : 0);
   const addressText = joinAddress(address.map((s) => s.text));
   const addressScore = base - 0.2 + (address.length >= 2 ? 0.3 : 0) - (digitCount(addressText) === 0 ? 0.8 : 0);
@@ -366,10 +402,13 @@ function headerParty(layout: Layout): PartyDecision | null {
     for (const seg of rowSegments(page, r)) {
       if (seg.box.y0 > 0.3) continue;
       if (GENERIC.has(fold(seg.text)) || isStopLine(layout, [seg])) continue;
-      if (spanLabels(layout, spanOf(seg, 0, 1)).left) continue;
+      // Values of "Label: value" pairs and the first line under a "Bill to" label are not the issuer's name.
+      if (isLabelValueLine([seg])) continue;
+      const above = spanLabels(layout, spanOf(seg, 0, 1)).above;
+      if (above?.roles.some((e) => e.role === "customer")) continue;
       const height = seg.height / (page.medianHeight || 1);
       const suffix = COMPANY_SUFFIX.test(seg.text) ? 1 : 0;
-      const score = 0.5 * nameLikeness(seg.text, seg.words) + 0.6 * Math.min(height - 1, 1.5) + 0.6 * suffix - seg.box.y0;
+      const score = 0.5 * nameLikeness(seg.text, seg.words) + 0.6 * Math.min(height - 1, 1.5) + 0.6 * suffix - 2.5 * seg.box.y0;
       if (!best || score > best.score) best = { row: r, seg, score };
     }
   }

@@ -26,3 +26,20 @@ export async function mapConcurrent<T, R>(
   if (failed) throw failure;
   return results;
 }
+
+/** At most `limit` calls of the returned function's argument run at once; the rest wait their turn in order. */
+export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}

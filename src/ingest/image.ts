@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { DocsiftError } from "../domain/errors.js";
 import { checkPixels, LIMITS } from "./limits.js";
+import { pgm } from "./pgm.js";
 
 export interface ImageSize {
   width: number;
@@ -56,8 +57,17 @@ export async function toBuffer(image: sharp.Sharp): Promise<{ data: Buffer; info
   }
 }
 
-/** Greyscale PNG of the upright image for OCR, and its displayed size (which becomes the page size). */
-export async function imageForOcr(bytes: Uint8Array): Promise<{ png: Buffer; width: number; height: number }> {
-  const { data, info } = await toBuffer(decodeImage(bytes).greyscale().png({ compressionLevel: 1 }));
-  return { png: data, width: info.width, height: info.height };
+/**
+ * Images narrower than this are upscaled 2x for OCR. Measured on the dev receipts narrower than 1000 px (31 of them,
+ * tesseract psm 6): labelled totals found 84 % -> 94 %, dates 71 % -> 77 %, at 2.5x the OCR time; wider images
+ * gained nothing. Small scans and phone crops have text too small for tesseract's comfort range (x-height ~20 px).
+ */
+const UPSCALE_BELOW_WIDTH = 1000;
+
+/** Greyscale PGM of the upright image for OCR; `size` is its displayed size (from inspectImage). */
+export async function imageForOcr(bytes: Uint8Array, size: ImageSize): Promise<Buffer> {
+  let image = decodeImage(bytes).removeAlpha().greyscale();
+  if (size.width < UPSCALE_BELOW_WIDTH) image = image.resize({ width: size.width * 2, kernel: "lanczos3" });
+  const { data, info } = await toBuffer(image.raw());
+  return pgm(info.width, info.height, data);
 }

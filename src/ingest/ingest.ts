@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Document, Page, WordSource } from "../document/model.js";
-import { mapConcurrent } from "./concurrency.js";
+import { createLimiter, mapConcurrent } from "./concurrency.js";
 import { imageForOcr, inspectImage } from "./image.js";
 import { checkPageCount, checkSize } from "./limits.js";
 import type { OcrEngine } from "./ocr/engine.js";
@@ -8,13 +8,13 @@ import { defaultOcrEngine } from "./ocr/factory.js";
 import { buildPage, type RawWord } from "./page-builder.js";
 import { withPdf } from "./pdf-open.js";
 import { pdfPageSize, textLayerWords } from "./pdf-pages.js";
-import { greyPng, OCR_DPI, rasterisePdfPage } from "./rasterise.js";
+import { greyImage, OCR_DPI, rasterisePdfPage } from "./rasterise.js";
 import { sniffType } from "./sniff.js";
 
 export interface IngestOptions {
   /** OCR engine for scanned pages and images; default: defaultOcrEngine(). */
   ocr?: OcrEngine;
-  /** Pages processed at once; default: the core count (each OCR page is one single-threaded tesseract). */
+  /** Pages OCR'd at once; default: the core count (each OCR page is one single-threaded tesseract). */
   concurrency?: number;
   /** Called as each page finishes (progress, metrics). */
   onPage?: (p: { pageNum: number; source: WordSource; ms: number }) => void;
@@ -41,7 +41,9 @@ export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Pr
   options.signal?.throwIfAborted();
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const ocr = (png: Buffer) => (options.ocr ?? defaultOcrEngine()).recognise(png, signal);
+  const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
+  const ocrSlot = createLimiter(concurrency);
+  const ocr = (image: Buffer) => ocrSlot(() => (options.ocr ?? defaultOcrEngine()).recognise(image, signal));
   const timed = async (pageNum: number, read: () => Promise<PageContent>): Promise<PageContent> => {
     const started = performance.now();
     try {
@@ -53,36 +55,30 @@ export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Pr
       throw err;
     }
   };
-  const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
 
   let contents: PageContent[];
   if (type === "pdf") {
     contents = await withPdf(bytes, async (doc) => {
       checkPageCount(doc.numPages);
       const pageNums = Array.from({ length: doc.numPages }, (_, i) => i + 1);
-      return mapConcurrent(pageNums, concurrency, (pageNum) =>
+      // One page more than OCR slots: while every slot runs OCR, the next page renders on this thread.
+      return mapConcurrent(pageNums, concurrency + 1, (pageNum) =>
         timed(pageNum, async () => {
           signal.throwIfAborted();
           const size = await pdfPageSize(doc, pageNum);
           const words = await textLayerWords(doc, pageNum);
           if (words) return { pageNum, ...size, source: "text", words };
-          const png = await greyPng(await rasterisePdfPage(doc, pageNum, OCR_DPI));
-          return { pageNum, ...size, source: "ocr", words: (await ocr(png)).words };
+          const image = greyImage(await rasterisePdfPage(doc, pageNum, OCR_DPI));
+          return { pageNum, ...size, source: "ocr", words: (await ocr(image)).words };
         }),
       );
     });
   } else {
-    await inspectImage(bytes, type);
+    const size = await inspectImage(bytes, type);
     contents = [
       await timed(1, async () => {
-        const image = await imageForOcr(bytes);
-        return {
-          pageNum: 1,
-          width: image.width,
-          height: image.height,
-          source: "ocr",
-          words: (await ocr(image.png)).words,
-        };
+        const words = (await ocr(await imageForOcr(bytes, size))).words;
+        return { pageNum: 1, ...size, source: "ocr", words };
       }),
     ];
   }

@@ -1,6 +1,7 @@
 import { createCanvas } from "@napi-rs/canvas";
 import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import sharp from "sharp";
+import { pgm, rgbaToGrey } from "./pgm.js";
 
 /** 200 dpi OCRs as well as 300 and is about 30 % faster (design notes). */
 export const OCR_DPI = 200;
@@ -34,12 +35,9 @@ export async function rasterisePdfPage(doc: PDFDocumentProxy, pageNum: number, d
   }
 }
 
-/** Greyscale PNG for OCR: fast compression, since it is written once and read once by the OCR engine. */
-export function greyPng(bitmap: Bitmap): Promise<Buffer> {
-  return sharp(bitmap.data, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } })
-    .greyscale()
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+/** Greyscale PGM for OCR: written once, read once, so not worth compressing. */
+export function greyImage(bitmap: Bitmap): Buffer {
+  return pgm(bitmap.width, bitmap.height, rgbaToGrey(bitmap.data));
 }
 
 /** Colour PNG for people (review console, result images). */

@@ -34,6 +34,7 @@ interface PendingTask<TTask, TResult> {
 interface Slot<TTask, TResult> {
   worker: Worker;
   current: PendingTask<TTask, TResult> | undefined;
+  timer: NodeJS.Timeout | undefined;
 }
 
 export interface WorkerPoolOptions<TEvent> {
@@ -41,6 +42,8 @@ export interface WorkerPoolOptions<TEvent> {
   script: URL;
   size: number;
   onEvent?: (event: TEvent) => void;
+  /** A task running longer is treated as a crash: its thread is terminated and replaced. */
+  taskTimeoutMs?: number;
 }
 
 function isErrorCode(code: string | null): code is ErrorCode {
@@ -98,7 +101,7 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
     const worker = startThread(this.options.script);
     // An idle thread must not keep the process alive; a busy one does (see dispatch and onReply).
     worker.unref();
-    const slot: Slot<TTask, TResult> = { worker, current: undefined };
+    const slot: Slot<TTask, TResult> = { worker, current: undefined, timer: undefined };
     this.slots.add(slot);
     worker.on("message", (reply: WorkerReply<TResult, TEvent>) => this.onReply(slot, reply));
     worker.on("error", (err) =>
@@ -116,6 +119,7 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
       return;
     }
     slot.current = undefined;
+    clearTimeout(slot.timer);
     slot.worker.unref();
     if (reply.kind === "done") current.resolve(reply.result);
     else if (isErrorCode(reply.code)) current.reject(new DocsiftError(reply.code, reply.message));
@@ -126,6 +130,7 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
   private onCrash(slot: Slot<TTask, TResult>, err: WorkerCrashError): void {
     if (!this.slots.delete(slot)) return;
     const hadTask = slot.current !== undefined;
+    clearTimeout(slot.timer);
     slot.current?.reject(err);
     slot.current = undefined;
     void slot.worker.terminate();
@@ -142,6 +147,13 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
       const next = this.backlog.shift();
       if (!next) return;
       slot.current = next;
+      const timeout = this.options.taskTimeoutMs;
+      if (timeout) {
+        slot.timer = setTimeout(
+          () => this.onCrash(slot, new WorkerCrashError(`task still running after ${timeout} ms`)),
+          timeout,
+        );
+      }
       slot.worker.ref();
       slot.worker.postMessage(next.task, next.transfer);
     }

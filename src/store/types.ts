@@ -91,6 +91,8 @@ export interface FileRepository {
   finalise(id: string, results: Results, at: string): Promise<void>;
   fail(id: string, error: ErrorBody, at: string): Promise<void>;
   getResults(id: string): Promise<Results | undefined>;
+  /** Tenant-scoped file with its results (when FINALISED) in one read: the hot path of GET /result/final. */
+  getWithResults(tenantId: string, id: string): Promise<{ file: FileRecord; results: Results | undefined } | undefined>;
   /** RECEIVED and IN PROGRESS files, oldest first: the embedded queue's backlog after a restart. */
   listUnfinished(): Promise<string[]>;
 }

@@ -16,6 +16,8 @@ import { getToken, invoicePdf, requestJson, upload, uploadForm } from "../helper
 
 const CLI = ["--import", "tsx", "src/cli/main.ts"];
 let dataDir: string;
+/** Every server started, so a failing test still leaves no process behind. */
+const children = new Set<ChildProcess>();
 
 interface Served {
   child: ChildProcess;
@@ -30,6 +32,7 @@ async function serve(env: Record<string, string> = {}): Promise<Served> {
     env: { ...process.env, LOG_LEVEL: "info", DOCSIFT_WORKERS: "1", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
+  children.add(child);
   const stdout: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -78,7 +81,10 @@ async function untilInProgress(url: string, token: string, fileId: string): Prom
 before(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "docsift-e2e-"));
 });
-after(() => rm(dataDir, { recursive: true, force: true }));
+after(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await rm(dataDir, { recursive: true, force: true });
+});
 
 test("bootstrap, clients CLI, kill -9 mid-job and restart, SIGTERM drain", { timeout: 120_000 }, async () => {
   // First start: no client yet, so one is created and printed once.
@@ -118,6 +124,13 @@ test("bootstrap, clients CLI, kill -9 mid-job and restart, SIGTERM drain", { tim
   const third = String((await upload(server, token, uploadForm(scan, { products: "receipts" }))).body.fileId);
   await untilInProgress(server.url, token, third);
   server.child.kill("SIGTERM");
+  // While draining: readiness and new work answer 503 shutting_down; the running job goes on.
+  let ready = await requestJson(`${server.url}/readyz`);
+  while (ready.status === 200) ready = await requestJson(`${server.url}/readyz`);
+  assert.equal(ready.status, 503);
+  const refused = await upload(server, token, uploadForm(invoice, { fieldSet: "invoice" }));
+  assert.equal(refused.status, 503);
+  assert.equal(refused.body.error, "shutting_down");
   assert.equal(await server.exited, 0);
   const store = await openSqliteStore(join(dataDir, "docsift.sqlite"));
   try {

@@ -18,7 +18,10 @@ function basic(id: string, secret: string): string {
 
 /** Signs claims with the server's own key (read from its data dir), to make tokens the server would never issue. */
 async function signWithServerKey(claims: Record<string, unknown>, exp: number): Promise<string> {
-  const file = JSON.parse(await readFile(join(server.dataDir, "jwt-key.json"), "utf8")) as { kid: string; privateJwk: JWK };
+  const file = JSON.parse(await readFile(join(server.dataDir, "jwt-key.json"), "utf8")) as {
+    kid: string;
+    privateJwk: JWK;
+  };
   const key = await importJWK(file.privateJwk, "EdDSA");
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "EdDSA", kid: file.kid })

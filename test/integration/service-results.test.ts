@@ -14,7 +14,10 @@ import {
 interface ResultBody {
   fileId: string;
   status: string;
-  results?: { timestamp: string; fields: { name: string; value: unknown; confidence?: number; boundingBox: unknown }[] };
+  results?: {
+    timestamp: string;
+    fields: { name: string; value: unknown; confidence?: number; boundingBox: unknown }[];
+  };
   error?: { error: string; message: string };
 }
 
@@ -59,7 +62,9 @@ describe("results", () => {
       Array.from({ length: 6 }, (_, i) => invoicePdf({ number: `T-${i}`, date: "2024-01-02", total: "5.00" })),
     );
     const ids = await Promise.all(
-      pdfs.map(async (pdf) => String((await upload(server, token, uploadForm(pdf, { fieldSet: "invoice" }))).body.fileId)),
+      pdfs.map(async (pdf) =>
+        String((await upload(server, token, uploadForm(pdf, { fieldSet: "invoice" }))).body.fileId),
+      ),
     );
     const last = ids.at(-1) ?? "";
     const immediate = await result(last, "?timeout=0");
@@ -76,10 +81,15 @@ describe("results", () => {
     assert.equal(badTimeout.body.status, undefined);
   });
 
-  test("a scanned receipt goes through OCR", async () => {
+  test("a scanned receipt goes through OCR; a short timeout answers its status without results first", async () => {
     const jpg = await readFile("/work/shared/data/receipts-dev/X51005433514.jpg");
     const res = await upload(server, token, uploadForm(jpg, { products: "receipts" }, { fileName: "r.jpg" }));
     assert.equal(res.status, 200);
+    // OCR of a photo takes far longer than 50 ms: the bounded wait ends first.
+    const early = await result(String(res.body.fileId), "?timeout=50");
+    assert.equal(early.status, 200);
+    assert.ok(["RECEIVED", "IN PROGRESS"].includes(early.body.status), early.body.status);
+    assert.equal(early.body.results, undefined);
     const done = await result(String(res.body.fileId));
     assert.equal(done.body.status, "FINALISED");
     assert.ok((done.body.results?.fields.length ?? 0) > 0);
@@ -93,7 +103,9 @@ describe("results", () => {
   test("page images: PNG of an existing page, 404 past the last page", async () => {
     const pdf = await invoicePdf({ number: "IMG-1", date: "2024-01-02", total: "5.00", pages: 2 });
     const id = String((await upload(server, token, uploadForm(pdf, { fieldSet: "invoice" }))).body.fileId);
-    const page2 = await fetch(`${server.url}/result/image/${id}?page=2`, { headers: { authorization: `Bearer ${token}` } });
+    const page2 = await fetch(`${server.url}/result/image/${id}?page=2`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     assert.equal(page2.status, 200);
     assert.equal(page2.headers.get("content-type"), "image/png");
     const png = new Uint8Array(await page2.arrayBuffer());
@@ -148,7 +160,12 @@ describe("documentation", () => {
     for (const path of ["/oauth2/token", "/fileupload/", "/fileupload/json", "/result/final/{fileId}", "/catalog"]) {
       assert.ok(spec.body.paths[path], `missing ${path}`);
     }
-    assert.deepEqual(spec.body.paths["/fileupload/"]?.post?.security, [{ oauth2: ["fileupload:all"] }]);
+    const uploadOp = spec.body.paths["/fileupload/"]?.post as {
+      security?: unknown;
+      requestBody?: { content?: object };
+    };
+    assert.deepEqual(uploadOp.security, [{ oauth2: ["fileupload:all"] }]);
+    assert.ok(uploadOp.requestBody?.content && "multipart/form-data" in uploadOp.requestBody.content);
     const docs = await fetch(`${server.url}/docs/`);
     assert.equal(docs.status, 200);
     assert.match(await docs.text(), /swagger/i);

@@ -27,10 +27,41 @@ const CRASHING_THREAD = new URL(
 test("a thread that dies mid-task rejects that task with WorkerCrashError and is replaced", async () => {
   const pool: ProcessingPool = new WorkerPool({ script: CRASHING_THREAD, size: 1 });
   try {
-    const predict = { kind: "predict", bytes: new Uint8Array(1), selection: {}, locale: null, pageConcurrency: 1 } as const;
+    const predict = {
+      kind: "predict",
+      bytes: new Uint8Array(1),
+      selection: {},
+      locale: null,
+      pageConcurrency: 1,
+    } as const;
     await assert.rejects(pool.run(predict), WorkerCrashError);
     const rendered = await pool.run({ kind: "render", bytes: new Uint8Array(1), pageNum: 1 });
     assert.equal(rendered.kind, "render");
+  } finally {
+    await pool.close();
+  }
+});
+
+test("a task that never answers is cut at the pool's task timeout and its thread replaced", async () => {
+  const silent = new URL(
+    `data:text/javascript,${encodeURIComponent(`
+      import { parentPort } from "node:worker_threads";
+      parentPort.on("message", (task) => {
+        if (task.kind === "render") parentPort.postMessage({ kind: "done", result: { kind: "render", png: new Uint8Array(0) } });
+      });
+    `)}`,
+  );
+  const pool: ProcessingPool = new WorkerPool({ script: silent, size: 1, taskTimeoutMs: 300 });
+  try {
+    const predict = {
+      kind: "predict",
+      bytes: new Uint8Array(1),
+      selection: {},
+      locale: null,
+      pageConcurrency: 1,
+    } as const;
+    await assert.rejects(pool.run(predict), /still running/);
+    assert.equal((await pool.run({ kind: "render", bytes: new Uint8Array(1), pageNum: 1 })).kind, "render");
   } finally {
     await pool.close();
   }

@@ -4,15 +4,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { crc32 } from "node:zlib";
 import { resolveFields, type Selection } from "../../src/catalog/lookup.js";
-import {
-  invoicePdf,
-  requestJson,
-  startTestServer,
-  type TestServer,
-  upload,
-  uploadForm,
-} from "../helpers/server.js";
+import { invoicePdf, requestJson, startTestServer, type TestServer, upload, uploadForm } from "../helpers/server.js";
 
 let server: TestServer;
 let token: string;
@@ -46,36 +40,50 @@ async function blobCount(): Promise<number> {
 }
 
 describe("upload parameter forms", () => {
-  const cases: { name: string; fields: Record<string, string | string[]>; selection: Selection; fileFirst?: boolean }[] =
-    [
-      { name: "products as a JSON array text", fields: { products: '["receipts"]' }, selection: { products: ["receipts"] } },
-      {
-        name: "products as a comma list",
-        fields: { products: "receipts, invoices" },
-        selection: { products: ["receipts", "invoices"] },
+  const cases: {
+    name: string;
+    fields: Record<string, string | string[]>;
+    selection: Selection;
+    fileFirst?: boolean;
+  }[] = [
+    {
+      name: "products as a JSON array text",
+      fields: { products: '["receipts"]' },
+      selection: { products: ["receipts"] },
+    },
+    {
+      name: "products as a comma list",
+      fields: { products: "receipts, invoices" },
+      selection: { products: ["receipts", "invoices"] },
+    },
+    {
+      name: "products as repeated fields",
+      fields: { products: ["receipts", "invoices"] },
+      selection: { products: ["receipts", "invoices"] },
+    },
+    {
+      name: "fieldSets as a comma list, file first",
+      fields: { fieldSets: "payment,invoice" },
+      selection: { fieldSets: ["payment", "invoice"] },
+      fileFirst: true,
+    },
+    {
+      name: "fieldSets as repeated JSON arrays",
+      fields: { fieldSets: ['["invoice"]', '["parties"]'] },
+      selection: { fieldSets: ["invoice", "parties"] },
+    },
+    {
+      name: "fieldSet with locale, tags and an explicit prediction workflow",
+      fields: {
+        fieldSet: "invoice",
+        locale: "en-gb",
+        tags: "batch 7",
+        workflowId: "prediction",
+        workflowOptions: "{}",
       },
-      {
-        name: "products as repeated fields",
-        fields: { products: ["receipts", "invoices"] },
-        selection: { products: ["receipts", "invoices"] },
-      },
-      {
-        name: "fieldSets as a comma list, file first",
-        fields: { fieldSets: "payment,invoice" },
-        selection: { fieldSets: ["payment", "invoice"] },
-        fileFirst: true,
-      },
-      {
-        name: "fieldSets as repeated JSON arrays",
-        fields: { fieldSets: ['["invoice"]', '["parties"]'] },
-        selection: { fieldSets: ["invoice", "parties"] },
-      },
-      {
-        name: "fieldSet with locale, tags and an explicit prediction workflow",
-        fields: { fieldSet: "invoice", locale: "en-gb", tags: "batch 7", workflowId: "prediction", workflowOptions: "{}" },
-        selection: { fieldSets: ["invoice"] },
-      },
-    ];
+      selection: { fieldSets: ["invoice"] },
+    },
+  ];
   for (const c of cases) {
     test(c.name, async () => {
       const res = await upload(server, token, uploadForm(pdf, c.fields, { fileFirst: c.fileFirst }));
@@ -124,18 +132,42 @@ describe("upload parameter forms", () => {
 describe("upload errors store nothing", () => {
   const badForms: { name: string; fields: Record<string, string | string[]>; pattern: RegExp }[] = [
     { name: "none of products, fieldSets, fieldSet", fields: {}, pattern: /exactly one of/ },
-    { name: "two of them", fields: { products: "invoices", fieldSet: "invoice" }, pattern: /not products and fieldSet/ },
+    {
+      name: "two of them",
+      fields: { products: "invoices", fieldSet: "invoice" },
+      pattern: /not products and fieldSet/,
+    },
     { name: "an unknown product", fields: { products: "nope" }, pattern: /Unknown product "nope"/ },
     { name: "an unknown field set", fields: { fieldSets: '["invoice","zzz"]' }, pattern: /field set "zzz"/ },
     { name: "a broken JSON list", fields: { products: '["invoices"' }, pattern: /not a valid JSON array/ },
     { name: "fieldSet given twice", fields: { fieldSet: ["invoice", "payment"] }, pattern: /given 2 times/ },
     { name: "a locale that is not BCP 47", fields: { fieldSet: "invoice", locale: "de_DE!" }, pattern: /BCP 47/ },
     { name: "tags over 256 characters", fields: { fieldSet: "invoice", tags: "t".repeat(257) }, pattern: /256/ },
-    { name: "workflowOptions not an object", fields: { fieldSet: "invoice", workflowOptions: "[1]" }, pattern: /object/ },
-    { name: "workflowOptions not JSON", fields: { fieldSet: "invoice", workflowOptions: "{x" }, pattern: /not valid JSON/ },
-    { name: "split (not yet supported)", fields: { fieldSet: "invoice", workflowId: "split" }, pattern: /not yet supported/ },
-    { name: "validate (not yet supported)", fields: { fieldSet: "invoice", workflowId: "validate" }, pattern: /not yet/ },
-    { name: "an unknown workflow", fields: { fieldSet: "invoice", workflowId: "magic" }, pattern: /Unknown workflowId/ },
+    {
+      name: "workflowOptions not an object",
+      fields: { fieldSet: "invoice", workflowOptions: "[1]" },
+      pattern: /object/,
+    },
+    {
+      name: "workflowOptions not JSON",
+      fields: { fieldSet: "invoice", workflowOptions: "{x" },
+      pattern: /not valid JSON/,
+    },
+    {
+      name: "split (not yet supported)",
+      fields: { fieldSet: "invoice", workflowId: "split" },
+      pattern: /not yet supported/,
+    },
+    {
+      name: "validate (not yet supported)",
+      fields: { fieldSet: "invoice", workflowId: "validate" },
+      pattern: /not yet/,
+    },
+    {
+      name: "an unknown workflow",
+      fields: { fieldSet: "invoice", workflowId: "magic" },
+      pattern: /Unknown workflowId/,
+    },
   ];
   for (const c of badForms) {
     test(`400 bad_request: ${c.name}`, async () => {
@@ -172,12 +204,38 @@ describe("upload errors store nothing", () => {
     assert.equal(await blobCount(), before);
   });
 
+  test("422 image_too_large for a PNG declaring a decompression-bomb size", async () => {
+    const ihdr = Buffer.alloc(17);
+    ihdr.write("IHDR", 0, "latin1");
+    ihdr.writeUInt32BE(50_000, 4);
+    ihdr.writeUInt32BE(50_000, 8);
+    ihdr.writeUInt8(8, 12); // bit depth; colour type 0 (grey), default compression, filter, interlace
+    const chunk = Buffer.concat([Buffer.from([0, 0, 0, 13]), ihdr, Buffer.alloc(4)]);
+    chunk.writeUInt32BE(crc32(ihdr), 21);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk]);
+    const res = await upload(server, token, uploadForm(png, { fieldSet: "invoice" }, { fileName: "bomb.png" }));
+    assert.equal(res.status, 422);
+    assert.equal(res.body.error, "image_too_large");
+  });
+
   test("422 encrypted_pdf for a password-protected PDF (encrypted with qpdf)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "docsift-enc-"));
     try {
       await writeFile(join(dir, "in.pdf"), pdf);
-      execFileSync("qpdf", ["--encrypt", "user-pw", "owner-pw", "256", "--", join(dir, "in.pdf"), join(dir, "out.pdf")]);
-      const res = await upload(server, token, uploadForm(await readFile(join(dir, "out.pdf")), { fieldSet: "invoice" }));
+      execFileSync("qpdf", [
+        "--encrypt",
+        "user-pw",
+        "owner-pw",
+        "256",
+        "--",
+        join(dir, "in.pdf"),
+        join(dir, "out.pdf"),
+      ]);
+      const res = await upload(
+        server,
+        token,
+        uploadForm(await readFile(join(dir, "out.pdf")), { fieldSet: "invoice" }),
+      );
       assert.equal(res.status, 422);
       assert.equal(res.body.error, "encrypted_pdf");
     } finally {

@@ -53,15 +53,44 @@ const RECEIPT = receipt([
   [["TAMAN MERANTI, 43000 KAJANG", 40]],
   [["TEL: 03-8734 1234", 40]],
   [["TAX INVOICE", 120]],
-  [["Date: 11/01/2019", 20], ["Time: 14:05", 240]],
-  [["MILO 1KG", 20], ["2", 200], ["31.80", 300]],
-  [["ROTI", 20], ["1", 200], ["2.50", 300]],
-  [["SUB TOTAL", 20], ["34.30", 300]],
-  [["GST 6%", 20], ["2.06", 300]],
-  [["ROUNDING", 20], ["-0.01", 300]],
-  [["TOTAL", 20], ["RM 36.35", 280]],
-  [["CASH", 20], ["50.00", 300]],
-  [["CHANGE", 20], ["13.65", 300]],
+  [
+    ["Date: 11/01/2019", 20],
+    ["Time: 14:05", 240],
+  ],
+  [
+    ["MILO 1KG", 20],
+    ["2", 200],
+    ["31.80", 300],
+  ],
+  [
+    ["ROTI", 20],
+    ["1", 200],
+    ["2.50", 300],
+  ],
+  [
+    ["SUB TOTAL", 20],
+    ["34.30", 300],
+  ],
+  [
+    ["GST 6%", 20],
+    ["2.06", 300],
+  ],
+  [
+    ["ROUNDING", 20],
+    ["-0.01", 300],
+  ],
+  [
+    ["TOTAL", 20],
+    ["RM 36.35", 280],
+  ],
+  [
+    ["CASH", 20],
+    ["50.00", 300],
+  ],
+  [
+    ["CHANGE", 20],
+    ["13.65", 300],
+  ],
   [["THANK YOU PLEASE COME AGAIN", 20]],
 ]);
 
@@ -130,7 +159,10 @@ describe("extract output", () => {
   });
 
   it("returns every field null with a confidence on an empty document", () => {
-    const empty: Document = { type: "png", pages: [{ pageNum: 1, width: 100, height: 100, source: "ocr", words: [], lines: [] }] };
+    const empty: Document = {
+      type: "png",
+      pages: [{ pageNum: 1, width: 100, height: 100, source: "ocr", words: [], lines: [] }],
+    };
     const fields = extract(empty, resolveFields({ products: ["invoices", "receipts"] }));
     for (const f of fields) {
       assert.equal(f.value, null, f.name);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { mapConcurrent } from "../../src/ingest/concurrency.js";
+import { createLimiter, mapConcurrent } from "../../src/ingest/concurrency.js";
 
 describe("mapConcurrent", () => {
   it("keeps input order and never exceeds the limit", async () => {
@@ -33,5 +33,32 @@ describe("mapConcurrent", () => {
     );
     assert.deepEqual(started, [1, 2]);
     assert.equal(settled, 2);
+  });
+});
+
+describe("createLimiter", () => {
+  it("runs at most `limit` tasks at once, in arrival order, and frees slots after failures", async () => {
+    const limit = createLimiter(2);
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const task = (n: number) =>
+      limit(async () => {
+        running++;
+        peak = Math.max(peak, running);
+        order.push(n);
+        await sleep(2);
+        running--;
+        if (n === 0) throw new Error("boom");
+        return n;
+      });
+    const results = await Promise.allSettled([0, 1, 2, 3, 4].map(task));
+    assert.equal(peak, 2);
+    assert.deepEqual(order, [0, 1, 2, 3, 4]);
+    assert.equal(results[0]!.status, "rejected");
+    assert.deepEqual(
+      results.slice(1).map((r) => (r.status === "fulfilled" ? r.value : undefined)),
+      [1, 2, 3, 4],
+    );
   });
 });

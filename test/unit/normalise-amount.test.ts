@@ -186,6 +186,8 @@ describe("parseAmount: examples", () => {
   it("repairs O/l read for 0/1 only in money-shaped tokens", () => {
     assert.equal(parseAmount("lO.00", {})?.text, "10.00");
     assert.equal(parseAmount("RM l2.5O", {})?.text, "12.50");
+    assert.deepEqual(parseAmount("RM1O.5O", {}), { value: 10.5, text: "10.50", currency: "MYR" });
+    assert.equal(parseAmount("1O,5O€", {})?.text, "10.50");
     assert.equal(parseAmount("27. 55", {})?.text, "27.55");
     assert.equal(parseAmount("RM 64 15", {})?.text, "64.15", "a lost decimal point next to a currency");
     assert.equal(parseAmount("64 15", {}), null, "without a currency two numbers stay two numbers");

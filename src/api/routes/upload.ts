@@ -2,9 +2,10 @@
  * POST /fileupload/ (multipart) and POST /fileupload/json (base64). Limits hold while the body streams: the file part
  * is cut at 20 MiB (413, nothing stored) and fields may come in any order, before or after the file.
  */
-import multipart from "@fastify/multipart";
+
 import type { Readable } from "node:stream";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import multipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
 import { DocsiftError } from "../../domain/errors.js";
 import { LIMITS } from "../../ingest/limits.js";
 import { type ReceiveDeps, receiveUpload } from "../../workflows/receive.js";
@@ -37,12 +38,33 @@ function readFilePart(request: FastifyRequest, file: Readable): Promise<Buffer> 
       request.raw.unpipe();
       request.raw.pause();
       file.destroy();
-      reject(new DocsiftError("file_too_large", `The file is larger than the ${LIMITS.maxBytes / 1024 / 1024} MiB limit.`));
+      reject(
+        new DocsiftError("file_too_large", `The file is larger than the ${LIMITS.maxBytes / 1024 / 1024} MiB limit.`),
+      );
     });
     file.once("end", () => resolve(Buffer.concat(chunks)));
     file.once("error", reject);
   });
 }
+
+const listDoc = "A JSON array text, a comma list, or the field repeated.";
+
+const MULTIPART_FORM_DOC = {
+  type: "object",
+  properties: {
+    fileToUpload: { type: "string", format: "binary", description: "PDF, PNG or JPG; up to 20 MiB and 16 pages." },
+    products: { type: "string", description: `Product ids. ${listDoc}` },
+    fieldSets: { type: "string", description: `Field set ids. ${listDoc}` },
+    fieldSet: { type: "string", description: "One field set id." },
+    locale: { type: "string", description: "BCP 47 tag, e.g. de-DE." },
+    tags: { type: "string", maxLength: 256 },
+    workflowId: { type: "string", enum: ["prediction", "split", "validate"] },
+    workflowOptions: { type: "string", description: "JSON object text." },
+    childWorkflowId: { type: "string" },
+    childWorkflowOptions: { type: "string", description: "JSON object text." },
+  },
+  required: ["fileToUpload"],
+} as const;
 
 async function readMultipart(
   request: FastifyRequest,
@@ -104,7 +126,15 @@ export async function uploadRoutes(app: FastifyInstance, deps: ReceiveDeps): Pro
   });
 
   const multipartRoute = {
-    config: { auth: "fileupload:all" as const },
+    config: {
+      auth: "fileupload:all" as const,
+      // The form is parsed by the handler while it streams, so it cannot be a validated body schema: it is added
+      // to the OpenAPI document only.
+      swaggerTransform: ({ schema, url }: { schema: FastifySchema; url: string }) => ({
+        schema: { ...schema, body: MULTIPART_FORM_DOC },
+        url,
+      }),
+    },
     schema: {
       tags: ["files"],
       summary: "Upload a document (multipart/form-data)",

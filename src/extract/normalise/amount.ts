@@ -107,12 +107,14 @@ function splitNumber(core: string, hints: LocaleHints): Digits | null {
 
 /**
  * OCR reads 0 as O/o and 1 as l/I/|. The swap is undone only inside a money-shaped token (digits with exactly two
- * decimals and at least one real digit), where no word could be meant.
+ * decimals and at least one real digit), where no word could be meant; a currency mark glued to the number ("RM1O.5O")
+ * is set aside first and kept.
  */
-function repairOcr(core: string): string {
-  if (!/[OoIl|]/.test(core) || !/\d/.test(core)) return core;
+function repairOcr(token: string): string {
+  const [, prefix = "", core = "", suffix = ""] = /^([^\dOoIl|]*)(.*?)([^\dOoIl|.,]*)$/.exec(token) ?? [];
+  if (!/[OoIl|]/.test(core) || !/\d/.test(core)) return token;
   const repaired = core.replace(/[Oo]/g, "0").replace(/[Il|]/g, "1");
-  return /^\d[\d.,\s'’]*[.,]\d{2}$/.test(repaired) ? repaired : core;
+  return /^\d[\d.,'’]*[.,]\d{2}$/.test(repaired) ? `${prefix}${repaired}${suffix}` : token;
 }
 
 interface Marks {

@@ -11,8 +11,11 @@ export interface OcrResult {
 /** One interface, two engines (tesseract CLI, tesseract.js); ingest never knows which one it talks to. */
 export interface OcrEngine {
   readonly name: string;
-  /** Reads one page image (PNG). Rejects with DocsiftError `timeout` when the page exceeds its time limit. */
-  recognise(png: Buffer, signal?: AbortSignal): Promise<OcrResult>;
+  /**
+   * Reads one page image: PNG, JPEG or PGM (ingest sends PGM, which costs nothing to write). Rejects with
+   * DocsiftError `timeout` when the page exceeds its time limit, `ocr_failed` when the engine fails.
+   */
+  recognise(image: Buffer, signal?: AbortSignal): Promise<OcrResult>;
   /** Releases long-lived resources (worker threads); the engine stays usable and re-creates them on demand. */
   close?(): Promise<void>;
 }

@@ -26,11 +26,11 @@ export function tesseractOnPath(): boolean {
 export function createTesseractCli(): OcrEngine {
   return {
     name: "tesseract-cli",
-    recognise: (png, signal) => runTesseract(png, pageTimeoutMs(), signal),
+    recognise: (image, signal) => runTesseract(image, pageTimeoutMs(), signal),
   };
 }
 
-function runTesseract(png: Buffer, timeoutMs: number, signal?: AbortSignal): Promise<OcrResult> {
+function runTesseract(image: Buffer, timeoutMs: number, signal?: AbortSignal): Promise<OcrResult> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const child = spawn(
@@ -55,7 +55,7 @@ function runTesseract(png: Buffer, timeoutMs: number, signal?: AbortSignal): Pro
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
     // tesseract may exit before reading all of stdin (killed, bad image): the resulting EPIPE is not the error.
     child.stdin.on("error", () => undefined);
-    child.stdin.end(png);
+    child.stdin.end(image);
     child.on("error", (err) => stop(new DocsiftError("ocr_failed", `Could not run ${BINARY}.`, { cause: err })));
     child.on("close", (code) => {
       clearTimeout(timer);

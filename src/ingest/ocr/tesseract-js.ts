@@ -72,7 +72,7 @@ export function createTesseractJs(): OcrEngine {
     else live--;
   };
 
-  const recognise = async (png: Buffer, signal?: AbortSignal): Promise<OcrResult> => {
+  const recognise = async (image: Buffer, signal?: AbortSignal): Promise<OcrResult> => {
     signal?.throwIfAborted();
     const worker = await acquire();
     const timeoutMs = pageTimeoutMs();
@@ -87,7 +87,7 @@ export function createTesseractJs(): OcrEngine {
       signal?.addEventListener("abort", onAbort, { once: true });
     });
     try {
-      const result = await Promise.race([worker.recognize(png, {}, { tsv: true, text: false }), stopped]);
+      const result = await Promise.race([worker.recognize(image, {}, { tsv: true, text: false }), stopped]);
       release(worker);
       return parseTesseractTsv(result.data.tsv ?? "");
     } catch (err) {

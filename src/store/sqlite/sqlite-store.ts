@@ -221,6 +221,19 @@ function fileRepository(db: Kysely<Database>): FileRepository {
       const row = await db.selectFrom("results").select("body").where("file_id", "=", id).executeTakeFirst();
       return row && (JSON.parse(row.body) as Results);
     },
+    async getWithResults(tenantId, id) {
+      const row = await db
+        .selectFrom("files")
+        .leftJoin("results", "results.file_id", "files.id")
+        .selectAll("files")
+        .select("results.body as results_body")
+        .where("files.id", "=", id)
+        .where("files.tenant_id", "=", tenantId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { results_body, ...file } = row;
+      return { file: toFile(file), results: results_body ? (JSON.parse(results_body) as Results) : undefined };
+    },
     async listUnfinished() {
       const rows = await db
         .selectFrom("files")

@@ -1,0 +1,143 @@
+/**
+ * What the remote commands (upload, result, watch) share: the client built from the environment, the selection and
+ * workflow flags, and turning any failure into the service's `{error, message}` shape.
+ */
+import { DocsiftApiError, DocsiftClient, type UploadOptions } from "../client/index.js";
+import { isOutputFormat, type OutputFormat } from "./remote-output.js";
+
+export const REMOTE_ENV_HELP = `Environment:
+  DOCSIFT_URL             base URL of the service (default http://127.0.0.1:8080)
+  DOCSIFT_API_KEY         client credentials as id:secret
+  DOCSIFT_CLIENT_ID       the client id (with DOCSIFT_CLIENT_SECRET), instead of DOCSIFT_API_KEY
+  DOCSIFT_CLIENT_SECRET   the client secret`;
+
+/** A mistake in the command line or the environment: exit 2 with the message. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export function clientFromEnv(env: NodeJS.ProcessEnv = process.env): DocsiftClient {
+  const baseUrl = env.DOCSIFT_URL || "http://127.0.0.1:8080";
+  let clientId = env.DOCSIFT_CLIENT_ID;
+  let clientSecret = env.DOCSIFT_CLIENT_SECRET;
+  if (env.DOCSIFT_API_KEY) {
+    const sep = env.DOCSIFT_API_KEY.indexOf(":");
+    if (sep <= 0) throw new UsageError("DOCSIFT_API_KEY must be client_id:client_secret.");
+    clientId = env.DOCSIFT_API_KEY.slice(0, sep);
+    clientSecret = env.DOCSIFT_API_KEY.slice(sep + 1);
+  }
+  if (!clientId || !clientSecret) {
+    throw new UsageError("Set DOCSIFT_API_KEY=id:secret (or DOCSIFT_CLIENT_ID and DOCSIFT_CLIENT_SECRET).");
+  }
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new UsageError(`DOCSIFT_URL is not a URL: "${baseUrl}".`);
+  }
+  return new DocsiftClient({ baseUrl, clientId, clientSecret });
+}
+
+export function parseFormat(value: string | undefined): OutputFormat {
+  const format = value ?? "json";
+  if (!isOutputFormat(format)) throw new UsageError(`--format must be json, jsonl or csv, not "${format}".`);
+  return format;
+}
+
+export function parseMs(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a whole number of milliseconds >= 0.`);
+  return n;
+}
+
+function jsonObject(name: string, text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${name} is not valid JSON.`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`${name} must be a JSON object.`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export interface UploadFlags {
+  product?: string[];
+  "field-set"?: string[];
+  locale?: string;
+  tags?: string;
+  workflow?: string;
+  "workflow-options"?: string;
+  "child-workflow"?: string;
+  "child-workflow-options"?: string;
+}
+
+/** parseArgs options of the upload flags, shared by `upload` and `watch`. */
+export const UPLOAD_FLAG_OPTIONS = {
+  product: { type: "string", multiple: true },
+  "field-set": { type: "string", multiple: true },
+  locale: { type: "string" },
+  tags: { type: "string" },
+  workflow: { type: "string" },
+  "workflow-options": { type: "string" },
+  "child-workflow": { type: "string" },
+  "child-workflow-options": { type: "string" },
+} as const;
+
+export const UPLOAD_FLAGS_HELP = `  --product ID                 product to extract (invoices, receipts, documents); repeatable
+  --field-set ID               field set to extract (invoice, parties, payment, receipt, document); repeatable;
+                               give products or field sets, not both
+  --locale TAG                 BCP 47 locale deciding ambiguous dates and numbers (de-DE, en-US, ...)
+  --tags TEXT                  label to group documents
+  --workflow ID                split or validate (beta); omit for plain extraction
+  --workflow-options JSON      the workflow's options object
+  --child-workflow ID          with --workflow split: the workflow run on each part
+  --child-workflow-options JSON`;
+
+/** The upload parameters of the flags; the service validates ids, this only catches what it cannot be sent. */
+export function uploadOptionsFrom(flags: UploadFlags): UploadOptions {
+  const products = flags.product ?? [];
+  const fieldSets = flags["field-set"] ?? [];
+  if (products.length > 0 && fieldSets.length > 0) throw new UsageError("Give --product or --field-set, not both.");
+  if (products.length === 0 && fieldSets.length === 0) {
+    throw new UsageError("Choose what to extract: --product ID or --field-set ID.");
+  }
+  const options: UploadOptions = products.length > 0 ? { products } : { fieldSets };
+  if (flags.locale !== undefined) options.locale = flags.locale;
+  if (flags.tags !== undefined) options.tags = flags.tags;
+  if (flags.workflow !== undefined) options.workflowId = flags.workflow;
+  const workflowOptions = jsonObject("--workflow-options", flags["workflow-options"]);
+  if (workflowOptions !== undefined) options.workflowOptions = workflowOptions;
+  if (flags["child-workflow"] !== undefined) options.childWorkflowId = flags["child-workflow"];
+  const childOptions = jsonObject("--child-workflow-options", flags["child-workflow-options"]);
+  if (childOptions !== undefined) options.childWorkflowOptions = childOptions;
+  return options;
+}
+
+/** The `{error, message}` of a failure that is not the service's: a missing file, a bug. */
+export function asApiError(err: unknown): DocsiftApiError {
+  if (err instanceof DocsiftApiError) return err;
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") {
+    return new DocsiftApiError(0, "not_found", (err as Error).message);
+  }
+  return new DocsiftApiError(0, "internal", err instanceof Error ? err.message : String(err), { cause: err });
+}
+
+/** Runs a command body: usage mistakes exit 2 with the help, anything else is printed as `{error, message}`. */
+export async function runRemote(help: string, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (err) {
+    const code = (err as { code?: unknown })?.code;
+    if (err instanceof UsageError || (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_"))) {
+      process.stderr.write(`${(err as Error).message}\n\n${help}`);
+      return 2;
+    }
+    process.stderr.write(`${JSON.stringify(asApiError(err).toJSON())}\n`);
+    return 1;
+  }
+}

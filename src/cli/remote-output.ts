@@ -1,0 +1,75 @@
+/**
+ * What the remote commands print: one outcome per file, as a JSON array, JSON lines, or CSV (columns file, fileId,
+ * status, then one per field name). Pure formatting; the commands do the I/O.
+ */
+import type { DocsiftApiError, ErrorInfo, Results } from "../client/index.js";
+
+export type OutputFormat = "json" | "jsonl" | "csv";
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ["json", "jsonl", "csv"];
+
+export interface Outcome {
+  /** The local file, when the command uploaded one. */
+  file?: string;
+  fileId?: string;
+  status: string;
+  uploadedAt?: string;
+  results?: Results;
+  error?: ErrorInfo;
+}
+
+export function isOutputFormat(value: string): value is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(value);
+}
+
+export function failedOutcome(err: DocsiftApiError, base: Pick<Outcome, "file" | "fileId">): Outcome {
+  return { ...base, status: "FAILED", error: err.toJSON() };
+}
+
+/** Field names over all outcomes, in first-seen order (files may differ when their products differ). */
+export function fieldColumns(outcomes: readonly Outcome[]): string[] {
+  const names = new Set<string>();
+  for (const o of outcomes) for (const f of o.results?.fields ?? []) names.add(f.name);
+  return [...names];
+}
+
+/** A field's value as one CSV cell: text as is, child references as their ids, null as empty. */
+function cellValue(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (Array.isArray(value)) {
+    return value.map((v) => (typeof v === "object" && v !== null && "file_id" in v ? String(v.file_id) : String(v))).join(" ");
+  }
+  return String(value);
+}
+
+/** RFC 4180: quote a cell holding a comma, quote, CR or LF; double inner quotes. */
+export function csvLine(cells: readonly string[]): string {
+  return `${cells.map((c) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(",")}\n`;
+}
+
+export function csvHeader(fields: readonly string[]): string {
+  return csvLine(["file", "fileId", "status", ...fields]);
+}
+
+export function csvRow(outcome: Outcome, fields: readonly string[]): string {
+  const values = new Map<string, unknown>((outcome.results?.fields ?? []).map((f) => [f.name, f.value]));
+  return csvLine([
+    outcome.file ?? "",
+    outcome.fileId ?? "",
+    outcome.status,
+    ...fields.map((name) => cellValue(values.get(name))),
+  ]);
+}
+
+/** The whole output of a finished command in `format`. */
+export function formatOutcomes(outcomes: readonly Outcome[], format: OutputFormat): string {
+  if (format === "json") return `${JSON.stringify(outcomes, null, 2)}\n`;
+  if (format === "jsonl") return outcomes.map((o) => `${JSON.stringify(o)}\n`).join("");
+  const fields = fieldColumns(outcomes);
+  return csvHeader(fields) + outcomes.map((o) => csvRow(o, fields)).join("");
+}
+
+/** 0 when every file is done well, 1 when one failed, 3 when one is still being processed (its deadline passed). */
+export function exitCodeOf(outcomes: readonly Outcome[], doneStatus: string): number {
+  if (outcomes.some((o) => o.status === "FAILED")) return 1;
+  return outcomes.every((o) => o.status === doneStatus) ? 0 : 3;
+}

@@ -1,0 +1,57 @@
+/** `docsift result`: prints the result of uploaded files, waiting for them to finish. */
+import { parseArgs } from "node:util";
+import { type DocsiftClient, DocsiftWaitTimeoutError } from "../client/index.js";
+import { asApiError, clientFromEnv, parseFormat, parseMs, REMOTE_ENV_HELP, runRemote, UsageError } from "./remote-client.js";
+import { exitCodeOf, failedOutcome, formatOutcomes, type Outcome } from "./remote-output.js";
+
+const HELP = `Usage: docsift result FILEID... [--timeout MS] [--format json|jsonl|csv]
+
+Prints the result of each uploaded file, waiting until it is FINALISED or FAILED.
+
+Options:
+  --timeout MS       stop waiting after MS (0: answer at once); an unfinished file prints {fileId, status}
+  --format FORMAT    json (default; one object for one FILEID, else an array), jsonl or csv
+                     (columns file, fileId, status, then each field's value)
+  -h, --help         show this help
+
+${REMOTE_ENV_HELP}
+
+Exit status: 0 all FINALISED, 1 one FAILED or unknown, 2 bad usage, 3 still in progress when --timeout passed.
+`;
+
+async function resultOf(client: DocsiftClient, fileId: string, deadlineMs: number | undefined): Promise<Outcome> {
+  try {
+    return await client.waitForResult(fileId, { deadlineMs });
+  } catch (err) {
+    if (err instanceof DocsiftWaitTimeoutError) return { fileId, status: err.lastStatus };
+    return failedOutcome(asApiError(err), { fileId });
+  }
+}
+
+export function run(argv: string[]): Promise<number> {
+  return runRemote(HELP, async () => {
+    const { values, positionals: fileIds } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        timeout: { type: "string" },
+        format: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (fileIds.length === 0) throw new UsageError("Name the FILEID of an upload receipt.");
+    const format = parseFormat(values.format);
+    const deadlineMs = parseMs("--timeout", values.timeout);
+    const client = clientFromEnv();
+    const outcomes = await Promise.all(fileIds.map((id) => resultOf(client, id, deadlineMs)));
+    const only = outcomes.length === 1 ? outcomes[0] : undefined;
+    process.stdout.write(
+      format === "json" && only ? `${JSON.stringify(only, null, 2)}\n` : formatOutcomes(outcomes, format),
+    );
+    return exitCodeOf(outcomes, "FINALISED");
+  });
+}

@@ -1,0 +1,101 @@
+/** `docsift upload`: sends files to a docsift service; with --wait, prints their results. */
+import { parseArgs } from "node:util";
+import { type DocsiftClient, DocsiftWaitTimeoutError, type UploadOptions } from "../client/index.js";
+import {
+  asApiError,
+  clientFromEnv,
+  parseFormat,
+  parseMs,
+  REMOTE_ENV_HELP,
+  runRemote,
+  UPLOAD_FLAG_OPTIONS,
+  UPLOAD_FLAGS_HELP,
+  UsageError,
+  uploadOptionsFrom,
+} from "./remote-client.js";
+import { exitCodeOf, failedOutcome, formatOutcomes, type Outcome } from "./remote-output.js";
+
+const HELP = `Usage: docsift upload FILE... (--product ID | --field-set ID)... [options]
+
+Uploads each FILE (PDF, PNG or JPG) to the docsift service and prints its receipt, or with --wait its result.
+
+Options:
+${UPLOAD_FLAGS_HELP}
+  --wait                       wait for each result (FINALISED or FAILED) and print it instead of the receipt
+  --timeout MS                 with --wait: stop waiting after MS; unfinished files print their status
+  --format FORMAT              json (default, an array), jsonl (a line per file, in input order) or csv
+                               (columns file, fileId, status, then each field's value)
+  --concurrency N              files in flight at once (default 4)
+  -h, --help                   show this help
+
+${REMOTE_ENV_HELP}
+
+Exit status: 0 all uploaded (with --wait: all FINALISED), 1 one failed, 2 bad usage, 3 a --timeout passed first.
+`;
+
+async function processFile(
+  client: DocsiftClient,
+  file: string,
+  options: UploadOptions,
+  wait: { enabled: boolean; deadlineMs: number | undefined },
+): Promise<Outcome> {
+  let fileId: string | undefined;
+  try {
+    const receipt = await client.upload(file, options);
+    fileId = receipt.fileId;
+    if (!wait.enabled) return { file, ...receipt };
+    return { file, ...(await client.waitForResult(receipt.fileId, { deadlineMs: wait.deadlineMs })) };
+  } catch (err) {
+    if (err instanceof DocsiftWaitTimeoutError) return { file, fileId: err.fileId, status: err.lastStatus };
+    return failedOutcome(asApiError(err), { file, fileId });
+  }
+}
+
+export function run(argv: string[]): Promise<number> {
+  return runRemote(HELP, async () => {
+    const { values, positionals: files } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        ...UPLOAD_FLAG_OPTIONS,
+        wait: { type: "boolean", default: false },
+        timeout: { type: "string" },
+        format: { type: "string" },
+        concurrency: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (files.length === 0) throw new UsageError("Name at least one FILE to upload.");
+    const format = parseFormat(values.format);
+    const options = uploadOptionsFrom(values);
+    const wait = { enabled: values.wait, deadlineMs: parseMs("--timeout", values.timeout) };
+    const concurrency = Math.max(1, Number(values.concurrency ?? 4) || 1);
+    const client = clientFromEnv();
+
+    const outcomes: Array<Outcome | undefined> = new Array(files.length);
+    let flushed = 0;
+    // jsonl lines go out in input order as soon as every earlier file is done.
+    const flush = (): void => {
+      while (flushed < files.length && outcomes[flushed] !== undefined) {
+        if (format === "jsonl") process.stdout.write(formatOutcomes([outcomes[flushed] as Outcome], "jsonl"));
+        flushed++;
+      }
+    };
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(concurrency, files.length) }, async () => {
+      while (next < files.length) {
+        const index = next++;
+        outcomes[index] = await processFile(client, files[index] as string, options, wait);
+        flush();
+      }
+    });
+    await Promise.all(lanes);
+    const done = outcomes as Outcome[];
+    if (format !== "jsonl") process.stdout.write(formatOutcomes(done, format));
+    return exitCodeOf(done, values.wait ? "FINALISED" : "RECEIVED");
+  });
+}

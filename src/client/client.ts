@@ -1,0 +1,256 @@
+/**
+ * DocsiftClient: a typed client for every endpoint of the docsift HTTP API. No dependency beyond Node 20's fetch,
+ * FormData and Blob. Tokens are fetched lazily and renewed before they expire; transient failures are retried.
+ */
+import { DocsiftApiError, DocsiftWaitTimeoutError } from "./errors.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+import { TokenSource } from "./token.js";
+import { Transport } from "./transport.js";
+import type {
+  Catalog,
+  ExtractOptions,
+  FieldCorrection,
+  FinalResult,
+  ListTasksOptions,
+  ResultOptions,
+  ResultResponse,
+  TaskPage,
+  TokenResponse,
+  UploadOptions,
+  UploadReceipt,
+  ValidationTask,
+  WaitOptions,
+} from "./types.js";
+import { jsonUploadBody, multipartBody, prepareFile, type UploadSource } from "./upload-body.js";
+
+export interface DocsiftClientOptions {
+  /** e.g. http://localhost:8080 */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Space-separated scopes to narrow the token to; default: all the client holds. */
+  scope?: string;
+  /** Retries after the first attempt on 429/502/503/504 and network errors (default 4). */
+  retries?: number;
+  /** First backoff step in ms, doubled per retry (default 250). */
+  retryBaseDelayMs?: number;
+  /** Longest single wait in ms; a longer Retry-After ends the retries (default 30000). */
+  retryMaxDelayMs?: number;
+  /** Bound of one attempt of a non-blocking call, ms (default 60000). */
+  requestTimeoutMs?: number;
+  /** Renew the token this long before it expires, ms (default 60000). */
+  tokenRefreshMarginMs?: number;
+  /** fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Clock in epoch ms, for token expiry (default Date.now). */
+  now?: () => number;
+  /** Random source in [0, 1) for backoff jitter (default Math.random). */
+  random?: () => number;
+  userAgent?: string;
+}
+
+const isFinal = (r: ResultResponse): r is FinalResult => r.status === "FINALISED" || r.status === "FAILED";
+
+/** Server-side wait per result request inside `waitForResult`: long enough to be cheap, short enough to re-check. */
+const WAIT_STEP_MS = 30_000;
+
+export class DocsiftClient {
+  readonly #http: Transport;
+  readonly #tokens: TokenSource;
+  readonly #requestTimeoutMs: number;
+  readonly #now: () => number;
+
+  constructor(options: DocsiftClientOptions) {
+    if (!options.baseUrl) throw new TypeError("DocsiftClient needs baseUrl");
+    if (!options.clientId || !options.clientSecret) throw new TypeError("DocsiftClient needs clientId and clientSecret");
+    const policy: RetryPolicy = {
+      retries: options.retries ?? DEFAULT_RETRY_POLICY.retries,
+      baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+    };
+    this.#now = options.now ?? Date.now;
+    this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.#http = new Transport({
+      baseUrl: options.baseUrl,
+      fetch: options.fetch ?? globalThis.fetch,
+      policy,
+      now: this.#now,
+      random: options.random ?? Math.random,
+      userAgent: options.userAgent ?? "docsift-client/0.1",
+    });
+    this.#tokens = new TokenSource({
+      fetchToken: () => this.#fetchToken(options),
+      now: this.#now,
+      refreshMarginMs: options.tokenRefreshMarginMs ?? 60_000,
+    });
+    this.#http.useTokens(this.#tokens);
+  }
+
+  /** The current access token (fetched or renewed if needed), e.g. to open the review console. */
+  accessToken(): Promise<string> {
+    return this.#tokens.get();
+  }
+
+  /** Uploads a document (a path, bytes, a Blob or a stream) as multipart; resolves with the receipt. */
+  async upload(file: UploadSource, options: UploadOptions): Promise<UploadReceipt> {
+    const prepared = await prepareFile(file, options.fileName);
+    return this.#http.json<UploadReceipt>({
+      method: "POST",
+      path: "/fileupload/",
+      body: multipartBody(prepared, options),
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  /** Uploads a document given as base64 text (or a data: URL) through POST /fileupload/json. */
+  uploadBase64(base64: string, options: UploadOptions): Promise<UploadReceipt> {
+    return this.#http.json<UploadReceipt>({
+      method: "POST",
+      path: "/fileupload/json",
+      headers: { "content-type": "application/json" },
+      body: jsonUploadBody(base64, options),
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  /**
+   * One result request. The server blocks until the file is complete or `timeout` ms pass (default: its own bound),
+   * then answers FINALISED, FAILED, or the status so far (RECEIVED, IN PROGRESS) without results.
+   */
+  result(fileId: string, options: ResultOptions = {}): Promise<ResultResponse> {
+    return this.#http.json<ResultResponse>({
+      method: "GET",
+      path: `/result/final/${encodeURIComponent(fileId)}`,
+      query: { timeout: options.timeout },
+      auth: true,
+      signal: options.signal,
+      // The server holds the request for up to `timeout`; only then does a silent connection mean trouble.
+      attemptTimeoutMs: options.timeout === undefined ? undefined : options.timeout + this.#requestTimeoutMs,
+    });
+  }
+
+  /** Repeats blocking result requests until the file is FINALISED or FAILED, or `deadlineMs` passes. */
+  async waitForResult(fileId: string, options: WaitOptions = {}): Promise<FinalResult> {
+    const started = this.#now();
+    for (;;) {
+      const left = options.deadlineMs === undefined ? WAIT_STEP_MS : options.deadlineMs - (this.#now() - started);
+      const response = await this.result(fileId, {
+        timeout: Math.max(0, Math.min(WAIT_STEP_MS, left)),
+        signal: options.signal,
+      });
+      if (isFinal(response)) return response;
+      if (options.deadlineMs !== undefined && this.#now() - started >= options.deadlineMs) {
+        throw new DocsiftWaitTimeoutError(fileId, response.status, this.#now() - started);
+      }
+    }
+  }
+
+  /** Uploads then waits: the FINALISED (or FAILED) result of the document. */
+  async extract(file: UploadSource, options: ExtractOptions): Promise<FinalResult> {
+    const started = this.#now();
+    const receipt = await this.upload(file, options);
+    const deadlineMs = options.deadlineMs === undefined ? undefined : options.deadlineMs - (this.#now() - started);
+    return this.waitForResult(receipt.fileId, { deadlineMs, signal: options.signal });
+  }
+
+  /** Page `page` (1-based) of the file as PNG bytes. */
+  async image(fileId: string, page = 1, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
+    const res = await this.#http.send({
+      method: "GET",
+      path: `/result/image/${encodeURIComponent(fileId)}`,
+      query: { page },
+      headers: { accept: "image/png" },
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /** Products, field sets and fields (with types) the service extracts. */
+  catalog(options: { signal?: AbortSignal } = {}): Promise<Catalog> {
+    return this.#http.json<Catalog>({
+      method: "GET",
+      path: "/catalog",
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  /** One page of validation tasks, highest priority first (validate workflow, beta; scope validate:annotation). */
+  listTasks(options: ListTasksOptions = {}): Promise<TaskPage> {
+    return this.#http.json<TaskPage>({
+      method: "GET",
+      path: "/validate/tasks",
+      query: { status: options.status, cursor: options.cursor, limit: options.limit },
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  /** Every task matching the filter, following the `next` cursors. */
+  async *tasks(options: Omit<ListTasksOptions, "cursor"> = {}): AsyncGenerator<ValidationTask> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listTasks({ ...options, cursor });
+      yield* page.tasks;
+      cursor = page.next ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  task(taskId: string, options: { signal?: AbortSignal } = {}): Promise<ValidationTask> {
+    return this.#http.json<ValidationTask>({
+      method: "GET",
+      path: `/validate/tasks/${encodeURIComponent(taskId)}`,
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  /**
+   * Resolves a task: the listed fields are corrected, every other field is confirmed as predicted. A task another
+   * reviewer resolved first is a DocsiftApiError with code `conflict` (409).
+   */
+  resolveTask(
+    taskId: string,
+    fields: readonly FieldCorrection[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ValidationTask> {
+    return this.#http.json<ValidationTask>({
+      method: "POST",
+      path: `/validate/tasks/${encodeURIComponent(taskId)}/resolve`,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ fields }),
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  async #fetchToken(options: DocsiftClientOptions): Promise<TokenResponse> {
+    // RFC 6749 2.3.1: id and secret are form-encoded before they are joined and base64-encoded.
+    const formEncode = (s: string): string => new URLSearchParams({ v: s }).toString().slice(2);
+    const basic = Buffer.from(`${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`).toString("base64");
+    const form = new URLSearchParams({ grant_type: "client_credentials" });
+    if (options.scope) form.set("scope", options.scope);
+    const body = await this.#http.json<Partial<TokenResponse>>({
+      method: "POST",
+      path: "/oauth2/token",
+      headers: { authorization: `Basic ${basic}` },
+      body: form,
+      auth: false,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+    if (typeof body.access_token !== "string" || typeof body.expires_in !== "number") {
+      throw new DocsiftApiError(200, "invalid_response", "The token endpoint answered without access_token/expires_in.");
+    }
+    return body as TokenResponse;
+  }
+}

@@ -1,0 +1,5 @@
+/** docsift/client: the typed SDK of the docsift HTTP API. */
+export { DocsiftClient, type DocsiftClientOptions } from "./client.js";
+export { type ApiErrorCode, DocsiftApiError, DocsiftWaitTimeoutError } from "./errors.js";
+export type * from "./types.js";
+export { MAX_UPLOAD_BYTES, type UploadSource } from "./upload-body.js";

@@ -1,0 +1,102 @@
+/** Public shapes of the SDK: what the service answers and what the calls accept. */
+import type { FieldSetDef, ProductDef } from "../catalog/catalog.js";
+import type { Results } from "../domain/result.js";
+
+export type { BoundingBox, ChildReference, ChildrenField, Field, Point, Results, UploadReceipt } from "../domain/result.js";
+
+/** What to extract and how; exactly one of products, fieldSets or fieldSet (the service answers 400 otherwise). */
+export interface UploadOptions {
+  products?: readonly string[];
+  fieldSets?: readonly string[];
+  fieldSet?: string;
+  /** BCP 47 tag (de-DE, en-US) deciding ambiguous dates and number formats. */
+  locale?: string;
+  /** Free text (up to 256 characters) to group documents. */
+  tags?: string;
+  workflowId?: "prediction" | "split" | "validate" | (string & {});
+  /** The workflow's options: an object (sent as its JSON text) or JSON text. */
+  workflowOptions?: Record<string, unknown> | string;
+  childWorkflowId?: string;
+  childWorkflowOptions?: Record<string, unknown> | string;
+  /** Name the service records; default: the path's base name, a stream's path, or "document". */
+  fileName?: string;
+  signal?: AbortSignal;
+}
+
+export interface ErrorInfo {
+  error: string;
+  message: string;
+}
+
+export type ResultResponse =
+  | { fileId: string; status: "FINALISED"; results: Results }
+  | { fileId: string; status: "FAILED"; error: ErrorInfo }
+  | { fileId: string; status: "RECEIVED" | "IN PROGRESS" };
+
+/** A result that will not change any more. */
+export type FinalResult = Extract<ResultResponse, { status: "FINALISED" | "FAILED" }>;
+
+export interface ResultOptions {
+  /** Longest wait on the server, ms; 0 answers at once. Default: the server's own bound. */
+  timeout?: number;
+  signal?: AbortSignal;
+}
+
+export interface WaitOptions {
+  /** Give up (DocsiftWaitTimeoutError) after this many ms in total; default: wait as long as it takes. */
+  deadlineMs?: number;
+  signal?: AbortSignal;
+}
+
+export type ExtractOptions = UploadOptions & Pick<WaitOptions, "deadlineMs">;
+
+export interface Catalog {
+  products: ProductDef[];
+  fieldSets: FieldSetDef[];
+}
+
+export type { FieldDef, FieldSetDef, FieldType, ProductDef } from "../catalog/catalog.js";
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  scope: string;
+}
+
+/** One broken condition of a validation task (validate workflow, beta). */
+export interface TaskBreach {
+  field: string;
+  condition: Record<string, unknown> & { type: string };
+  value: string | null;
+  confidence: number | null;
+}
+
+/** A validation task (validate workflow, beta): the service may add properties. */
+export interface ValidationTask {
+  id: string;
+  fileId: string;
+  fieldSet: string;
+  status: string;
+  priority: number;
+  breaches: TaskBreach[];
+  [property: string]: unknown;
+}
+
+export interface TaskPage {
+  tasks: ValidationTask[];
+  next: string | null;
+}
+
+export interface ListTasksOptions {
+  status?: string;
+  /** The `next` cursor of the previous page. */
+  cursor?: string;
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+export interface FieldCorrection {
+  name: string;
+  value: string | null;
+}
