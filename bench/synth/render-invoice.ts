@@ -169,7 +169,7 @@ export async function renderInvoice(
     sheet.text(line, supplierX, sy, { size: s, align: supplierAlign });
     sy += lh;
   }
-  const titleSize = sheet.fit(title, s + rng.float(7, 16), half - 20, true);
+  const titleSize = sheet.fit(title, s + rng.float(7, 16), half - 50, true);
   const titleX = style.supplierRight ? m : w - m;
   sheet.text(title, titleX, y, { size: titleSize, bold: true, align: style.supplierRight ? "left" : "right" });
   y = Math.max(sy, y + titleSize * 1.5) + lh * rng.float(1, 2.5);

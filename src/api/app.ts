@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { SigningKey } from "../auth/signing-key.js";
 import { DocsiftError } from "../domain/errors.js";
 import type { CompletionSignal } from "../queue/completion.js";
@@ -30,7 +30,7 @@ export interface AppDeps {
   metrics: ServiceMetrics;
   maxWaitMs: number;
   isDraining: () => boolean;
-  logger: FastifyServerOptions["logger"];
+  logger: FastifyBaseLogger;
 }
 
 /** Routes that stay open while draining, so orchestrators can watch the drain. */
@@ -38,7 +38,7 @@ const OPEN_WHILE_DRAINING = new Set(["/healthz", "/readyz", "/metrics"]);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger,
+    loggerInstance: deps.logger,
     genReqId: () => randomUUID(),
     // Multipart bodies stream past this; JSON uploads set their own limit.
     bodyLimit: 1024 * 1024,

@@ -4,7 +4,8 @@
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { FastifyInstance } from "fastify";
+import { pino } from "pino";
 import { type CreatedClient, ensureBootstrapClient } from "../auth/clients.js";
 import { loadOrCreateSigningKey } from "../auth/signing-key.js";
 import { inProcessCompletion } from "../queue/completion.js";
@@ -28,7 +29,8 @@ export interface ServiceConfig {
   resultWaitMs?: number;
   /** `id:secret` of the bootstrap client (DOCSIFT_BOOTSTRAP_CLIENT). */
   bootstrapClient?: string;
-  logger?: FastifyServerOptions["logger"];
+  /** pino level (fatal .. trace, or silent); default info. */
+  logLevel?: string;
 }
 
 export interface RunningService {
@@ -49,9 +51,14 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   const bootstrap = await ensureBootstrapClient(store, config.bootstrapClient);
   const key = await loadOrCreateSigningKey(join(config.dataDir, "jwt-key.json"));
   const completion = inProcessCompletion();
+  const log = pino({
+    level: config.logLevel ?? "info",
+    // Secrets never reach the logs, whatever a log call passes in.
+    redact: ["req.headers.authorization", "req.headers.cookie", "*.client_secret", "*.clientSecret", "*.access_token"],
+  });
 
-  let queue: JobQueue | undefined;
-  const metrics = createMetrics(() => queue?.depth() ?? 0);
+  // The gauge reads the queue only when scraped, after start-up.
+  const metrics = createMetrics(() => queue.depth());
   const pool: ProcessingPool = new WorkerPool({
     script: PROCESSING_THREAD_URL,
     size: config.workers ?? availableParallelism(),
@@ -62,26 +69,6 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       if (event.source === "ocr") metrics.ocrSeconds.inc(event.ms / 1000);
     },
   });
-
-  let draining = false;
-  const app = await buildApp({
-    store,
-    blobs,
-    queue: {
-      enqueue: (fileId) => queue!.enqueue(fileId),
-      depth: () => queue?.depth() ?? 0,
-      drain: async () => queue?.drain(),
-    },
-    completion,
-    pool,
-    key,
-    metrics,
-    maxWaitMs: config.resultWaitMs ?? DEFAULT_RESULT_WAIT_MS,
-    isDraining: () => draining,
-    logger: config.logger ?? false,
-  });
-  const log = app.log;
-
   const runner = createJobRunner({
     store,
     blobs,
@@ -101,10 +88,24 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       },
     },
   });
-  queue = embeddedQueue({
+  const queue = embeddedQueue({
     concurrency: pool.size,
     handler: runner,
     onError: (fileId, err) => log.error({ fileId, err }, "job failed unexpectedly; it resumes on the next start"),
+  });
+
+  let draining = false;
+  const app = await buildApp({
+    store,
+    blobs,
+    queue,
+    completion,
+    pool,
+    key,
+    metrics,
+    maxWaitMs: config.resultWaitMs ?? DEFAULT_RESULT_WAIT_MS,
+    isDraining: () => draining,
+    logger: log,
   });
 
   const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {

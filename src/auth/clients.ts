@@ -59,8 +59,8 @@ export async function createClient(store: Store, options: CreateClientOptions): 
 }
 
 /**
- * First start: with DOCSIFT_BOOTSTRAP_CLIENT=id:secret that client exists with that secret (the env is the source of
- * truth); otherwise, when no client exists at all, one is created. Returns the client only when it was just created
+ * First start: with DOCSIFT_BOOTSTRAP_CLIENT=id:secret that client exists with that secret (the env sets the secret
+ * at every start); otherwise, when no client exists at all, one is created. Returns the client only when it was just created
  * with a generated secret, so the caller prints it exactly once.
  */
 export async function ensureBootstrapClient(
@@ -79,7 +79,8 @@ export async function ensureBootstrapClient(
     }
     const existing = await store.clients.get(id);
     if (!existing) await createClient(store, { name: id, clientId: id, clientSecret: secret });
-    else if (existing.revokedAt || !(await verifySecret(secret, existing.secretHash))) {
+    // A revoked bootstrap client stays revoked: revocation is an operator's decision the env must not undo.
+    else if (!existing.revokedAt && !(await verifySecret(secret, existing.secretHash))) {
       await store.clients.setSecretHash(id, await hashSecret(secret));
     }
     return undefined;

@@ -42,7 +42,12 @@ type Outcome =
     }
   | { file: string; status: "FAILED"; error: ErrorBody };
 
-async function process1(file: string, fields: readonly FieldDef[], locale: string | undefined, pageConcurrency: number) {
+async function process1(
+  file: string,
+  fields: readonly FieldDef[],
+  locale: string | undefined,
+  pageConcurrency: number,
+) {
   const started = performance.now();
   let bytes: Buffer;
   try {
@@ -129,7 +134,8 @@ export async function run(argv: string[]): Promise<number> {
           ...(values.timings ? { timings } : {}),
         };
       } catch (err) {
-        if (!(err instanceof DocsiftError)) process.stderr.write(`${file}: ${err instanceof Error ? err.stack : String(err)}\n`);
+        if (!(err instanceof DocsiftError))
+          process.stderr.write(`${file}: ${err instanceof Error ? err.stack : String(err)}\n`);
         outcomes[index] = { file, status: "FAILED", error: toErrorBody(err) };
       }
       finished++;

@@ -13,9 +13,9 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   },
   serve: { summary: "Run the HTTP service (API + processing workers)", load: () => import("./serve.js") },
   clients: { summary: "Create, list or revoke OAuth2 clients", load: () => import("./clients.js") },
-  upload: { summary: "Upload files to a docsift service (--wait for their results)", load: () => import("./upload.js") },
+  upload: { summary: "Upload files to a docsift service (--wait: their results)", load: () => import("./upload.js") },
   result: { summary: "Print the result of uploaded files from a docsift service", load: () => import("./result.js") },
-  watch: { summary: "Upload new files of a folder and write their results beside them", load: () => import("./watch.js") },
+  watch: { summary: "Upload a folder's new files, write results beside them", load: () => import("./watch.js") },
 };
 
 function usage(): string {

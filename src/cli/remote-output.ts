@@ -36,7 +36,9 @@ export function fieldColumns(outcomes: readonly Outcome[]): string[] {
 function cellValue(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (Array.isArray(value)) {
-    return value.map((v) => (typeof v === "object" && v !== null && "file_id" in v ? String(v.file_id) : String(v))).join(" ");
+    return value
+      .map((v) => (typeof v === "object" && v !== null && "file_id" in v ? String(v.file_id) : String(v)))
+      .join(" ");
   }
   return String(value);
 }
@@ -60,9 +62,10 @@ export function csvRow(outcome: Outcome, fields: readonly string[]): string {
   ]);
 }
 
-/** The whole output of a finished command in `format`. */
-export function formatOutcomes(outcomes: readonly Outcome[], format: OutputFormat): string {
-  if (format === "json") return `${JSON.stringify(outcomes, null, 2)}\n`;
+/** The whole output of a finished command in `format`; `json-object` prints a single outcome unwrapped. */
+export function formatOutcomes(outcomes: readonly Outcome[], format: OutputFormat | "json-object"): string {
+  if (format === "json-object" && outcomes.length === 1) return `${JSON.stringify(outcomes[0], null, 2)}\n`;
+  if (format === "json" || format === "json-object") return `${JSON.stringify(outcomes, null, 2)}\n`;
   if (format === "jsonl") return outcomes.map((o) => `${JSON.stringify(o)}\n`).join("");
   const fields = fieldColumns(outcomes);
   return csvHeader(fields) + outcomes.map((o) => csvRow(o, fields)).join("");
@@ -72,4 +75,31 @@ export function formatOutcomes(outcomes: readonly Outcome[], format: OutputForma
 export function exitCodeOf(outcomes: readonly Outcome[], doneStatus: string): number {
   if (outcomes.some((o) => o.status === "FAILED")) return 1;
   return outcomes.every((o) => o.status === doneStatus) ? 0 : 3;
+}
+
+/**
+ * Runs the tasks, at most `concurrency` at once, and prints their outcomes to stdout: jsonl lines in input order as
+ * soon as every earlier task is done, the other formats once all are.
+ */
+export async function printOutcomes(
+  tasks: ReadonlyArray<() => Promise<Outcome>>,
+  concurrency: number,
+  format: OutputFormat | "json-object",
+): Promise<Outcome[]> {
+  const outcomes: Array<Outcome | undefined> = new Array(tasks.length);
+  let printed = 0;
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, tasks.length) }, async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      outcomes[index] = await (tasks[index] as () => Promise<Outcome>)();
+      for (; format === "jsonl" && outcomes[printed] !== undefined; printed++) {
+        process.stdout.write(formatOutcomes([outcomes[printed] as Outcome], "jsonl"));
+      }
+    }
+  });
+  await Promise.all(lanes);
+  const done = outcomes as Outcome[];
+  if (format !== "jsonl") process.stdout.write(formatOutcomes(done, format));
+  return done;
 }

@@ -1,8 +1,16 @@
 /** `docsift result`: prints the result of uploaded files, waiting for them to finish. */
 import { parseArgs } from "node:util";
 import { type DocsiftClient, DocsiftWaitTimeoutError } from "../client/index.js";
-import { asApiError, clientFromEnv, parseFormat, parseMs, REMOTE_ENV_HELP, runRemote, UsageError } from "./remote-client.js";
-import { exitCodeOf, failedOutcome, formatOutcomes, type Outcome } from "./remote-output.js";
+import {
+  asApiError,
+  clientFromEnv,
+  parseFormat,
+  parseMs,
+  REMOTE_ENV_HELP,
+  runRemote,
+  UsageError,
+} from "./remote-client.js";
+import { exitCodeOf, failedOutcome, type Outcome, printOutcomes } from "./remote-output.js";
 
 const HELP = `Usage: docsift result FILEID... [--timeout MS] [--format json|jsonl|csv]
 
@@ -47,11 +55,12 @@ export function run(argv: string[]): Promise<number> {
     const format = parseFormat(values.format);
     const deadlineMs = parseMs("--timeout", values.timeout);
     const client = clientFromEnv();
-    const outcomes = await Promise.all(fileIds.map((id) => resultOf(client, id, deadlineMs)));
-    const only = outcomes.length === 1 ? outcomes[0] : undefined;
-    process.stdout.write(
-      format === "json" && only ? `${JSON.stringify(only, null, 2)}\n` : formatOutcomes(outcomes, format),
-    );
+    const tasks = fileIds.map((id) => () => resultOf(client, id, deadlineMs));
+    // One FILEID in json prints the result object itself, as the API answers it.
+    const outcomes =
+      format === "json" && fileIds.length === 1
+        ? await printOutcomes(tasks, 1, "json-object")
+        : await printOutcomes(tasks, 8, format);
     return exitCodeOf(outcomes, "FINALISED");
   });
 }

@@ -53,10 +53,7 @@ export async function run(argv: string[]): Promise<number> {
     workers: positiveInt("workers", values.workers ?? env.DOCSIFT_WORKERS, 1),
     resultWaitMs: positiveInt("DOCSIFT_RESULT_WAIT_MS", env.DOCSIFT_RESULT_WAIT_MS, 0),
     bootstrapClient: env.DOCSIFT_BOOTSTRAP_CLIENT || undefined,
-    logger: {
-      level: env.LOG_LEVEL ?? "info",
-      redact: ["req.headers.authorization", "req.headers.cookie", "client_secret", "clientSecret", "access_token"],
-    },
+    logLevel: env.LOG_LEVEL ?? "info",
   }).catch((err: unknown) => {
     // Start-up failures (port in use, unreadable data dir) are operator errors: say what happened.
     process.stderr.write(`docsift serve: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -13,7 +13,7 @@ import {
   UsageError,
   uploadOptionsFrom,
 } from "./remote-client.js";
-import { exitCodeOf, failedOutcome, formatOutcomes, type Outcome } from "./remote-output.js";
+import { exitCodeOf, failedOutcome, type Outcome, printOutcomes } from "./remote-output.js";
 
 const HELP = `Usage: docsift upload FILE... (--product ID | --field-set ID)... [options]
 
@@ -76,26 +76,11 @@ export function run(argv: string[]): Promise<number> {
     const concurrency = Math.max(1, Number(values.concurrency ?? 4) || 1);
     const client = clientFromEnv();
 
-    const outcomes: Array<Outcome | undefined> = new Array(files.length);
-    let flushed = 0;
-    // jsonl lines go out in input order as soon as every earlier file is done.
-    const flush = (): void => {
-      while (flushed < files.length && outcomes[flushed] !== undefined) {
-        if (format === "jsonl") process.stdout.write(formatOutcomes([outcomes[flushed] as Outcome], "jsonl"));
-        flushed++;
-      }
-    };
-    let next = 0;
-    const lanes = Array.from({ length: Math.min(concurrency, files.length) }, async () => {
-      while (next < files.length) {
-        const index = next++;
-        outcomes[index] = await processFile(client, files[index] as string, options, wait);
-        flush();
-      }
-    });
-    await Promise.all(lanes);
-    const done = outcomes as Outcome[];
-    if (format !== "jsonl") process.stdout.write(formatOutcomes(done, format));
-    return exitCodeOf(done, values.wait ? "FINALISED" : "RECEIVED");
+    const outcomes = await printOutcomes(
+      files.map((file) => () => processFile(client, file, options, wait)),
+      concurrency,
+      format,
+    );
+    return exitCodeOf(outcomes, values.wait ? "FINALISED" : "RECEIVED");
   });
 }

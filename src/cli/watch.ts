@@ -7,7 +7,7 @@ import { type FSWatcher, watch } from "node:fs";
 import { appendFile, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type Catalog, type DocsiftClient, DocsiftApiError, type UploadOptions } from "../client/index.js";
+import type { Catalog, DocsiftApiError, DocsiftClient, UploadOptions } from "../client/index.js";
 import {
   asApiError,
   clientFromEnv,
@@ -106,10 +106,6 @@ class Watcher {
     this.#columns = columns;
   }
 
-  get stopped(): AbortSignal {
-    return this.#stop.signal;
-  }
-
   /** Scans until stopped; resolves once in-flight uploads are recorded. Rejects with an auth failure. */
   async run(): Promise<void> {
     const pending = Object.entries(this.#state.files).filter(([, e]) => e.status === "UPLOADED" && e.fileId);
@@ -129,8 +125,14 @@ class Watcher {
     }
     const timer = setInterval(() => this.#scanOnce(), this.#config.intervalMs);
     await this.#scanOnce();
-    emit({ event: "ready", dir: this.#config.dir, known: Object.keys(this.#state.files).length, resumed: pending.length });
-    await new Promise<void>((resolve) => this.#stop.signal.addEventListener("abort", () => resolve(), { once: true }));
+    emit({
+      event: "ready",
+      dir: this.#config.dir,
+      known: Object.keys(this.#state.files).length,
+      resumed: pending.length,
+    });
+    const stopped = this.#stop.signal;
+    if (!stopped.aborted) await new Promise((resolve) => stopped.addEventListener("abort", resolve, { once: true }));
     clearInterval(timer);
     clearTimeout(soon);
     watcher?.close();
@@ -202,7 +204,13 @@ class Watcher {
     try {
       // Not tied to the stop signal: an upload under way finishes, so its receipt is recorded and never repeated.
       const receipt = await this.#config.client.upload(join(this.#config.dir, name), this.#config.options);
-      const entry = { size, mtimeMs, fileId: receipt.fileId, uploadedAt: receipt.uploadedAt, status: "UPLOADED" as const };
+      const entry = {
+        size,
+        mtimeMs,
+        fileId: receipt.fileId,
+        uploadedAt: receipt.uploadedAt,
+        status: "UPLOADED" as const,
+      };
       this.#state.files[name] = entry;
       await this.#save(this.#state);
       emit({ event: "uploaded", file: name, fileId: receipt.fileId });

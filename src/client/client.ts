@@ -3,7 +3,7 @@
  * FormData and Blob. Tokens are fetched lazily and renewed before they expire; transient failures are retried.
  */
 import { DocsiftApiError, DocsiftWaitTimeoutError } from "./errors.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from "./retry.js";
 import { TokenSource } from "./token.js";
 import { Transport } from "./transport.js";
 import type {
@@ -42,7 +42,7 @@ export interface DocsiftClientOptions {
   tokenRefreshMarginMs?: number;
   /** fetch to use (default: the global one). */
   fetch?: typeof fetch;
-  /** Clock in epoch ms, for token expiry (default Date.now). */
+  /** Clock in epoch ms, for token expiry and wait deadlines (default Date.now). */
   now?: () => number;
   /** Random source in [0, 1) for backoff jitter (default Math.random). */
   random?: () => number;
@@ -53,6 +53,8 @@ const isFinal = (r: ResultResponse): r is FinalResult => r.status === "FINALISED
 
 /** Server-side wait per result request inside `waitForResult`: long enough to be cheap, short enough to re-check. */
 const WAIT_STEP_MS = 30_000;
+/** Least time between two result requests of one wait. */
+const MIN_POLL_MS = 1000;
 
 export class DocsiftClient {
   readonly #http: Transport;
@@ -62,7 +64,8 @@ export class DocsiftClient {
 
   constructor(options: DocsiftClientOptions) {
     if (!options.baseUrl) throw new TypeError("DocsiftClient needs baseUrl");
-    if (!options.clientId || !options.clientSecret) throw new TypeError("DocsiftClient needs clientId and clientSecret");
+    if (!options.clientId || !options.clientSecret)
+      throw new TypeError("DocsiftClient needs clientId and clientSecret");
     const policy: RetryPolicy = {
       retries: options.retries ?? DEFAULT_RETRY_POLICY.retries,
       baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
@@ -136,16 +139,19 @@ export class DocsiftClient {
   /** Repeats blocking result requests until the file is FINALISED or FAILED, or `deadlineMs` passes. */
   async waitForResult(fileId: string, options: WaitOptions = {}): Promise<FinalResult> {
     const started = this.#now();
+    const left = (): number =>
+      options.deadlineMs === undefined ? WAIT_STEP_MS : options.deadlineMs - (this.#now() - started);
     for (;;) {
-      const left = options.deadlineMs === undefined ? WAIT_STEP_MS : options.deadlineMs - (this.#now() - started);
+      const asked = this.#now();
       const response = await this.result(fileId, {
-        timeout: Math.max(0, Math.min(WAIT_STEP_MS, left)),
+        timeout: Math.max(0, Math.min(WAIT_STEP_MS, left())),
         signal: options.signal,
       });
       if (isFinal(response)) return response;
-      if (options.deadlineMs !== undefined && this.#now() - started >= options.deadlineMs) {
-        throw new DocsiftWaitTimeoutError(fileId, response.status, this.#now() - started);
-      }
+      if (left() <= 0) throw new DocsiftWaitTimeoutError(fileId, response.status, this.#now() - started);
+      // A server configured to answer at once (a wait cap of 0) must not turn this loop into a flood of requests.
+      const pause = Math.min(MIN_POLL_MS - (this.#now() - asked), left());
+      if (pause > 0) await sleep(pause, options.signal);
     }
   }
 
@@ -249,7 +255,11 @@ export class DocsiftClient {
       attemptTimeoutMs: this.#requestTimeoutMs,
     });
     if (typeof body.access_token !== "string" || typeof body.expires_in !== "number") {
-      throw new DocsiftApiError(200, "invalid_response", "The token endpoint answered without access_token/expires_in.");
+      throw new DocsiftApiError(
+        200,
+        "invalid_response",
+        "The token endpoint answered without access_token/expires_in.",
+      );
     }
     return body as TokenResponse;
   }

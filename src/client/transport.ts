@@ -73,7 +73,9 @@ export class Transport {
         if (call.signal?.aborted) throw call.signal.reason;
         const delay = nextDelay(attempt, undefined, policy, random);
         if (delay === undefined) {
-          throw new DocsiftApiError(0, "network_error", `Cannot reach ${url}: ${describeFailure(err)}.`, { cause: err });
+          throw new DocsiftApiError(0, "network_error", `Cannot reach ${url}: ${describeFailure(err)}.`, {
+            cause: err,
+          });
         }
         await sleep(delay, call.signal);
         attempt++;
@@ -107,10 +109,15 @@ export class Transport {
     try {
       return JSON.parse(text) as T;
     } catch (err) {
-      throw new DocsiftApiError(res.status, "invalid_response", `Expected JSON from ${call.path}, got: ${text.slice(0, 200)}`, {
-        requestId: res.headers.get("x-request-id") ?? undefined,
-        cause: err,
-      });
+      throw new DocsiftApiError(
+        res.status,
+        "invalid_response",
+        `Expected JSON from ${call.path}, got: ${text.slice(0, 200)}`,
+        {
+          requestId: res.headers.get("x-request-id") ?? undefined,
+          cause: err,
+        },
+      );
     }
   }
 
@@ -123,7 +130,10 @@ export class Transport {
     const headers = new Headers(call.headers);
     headers.set("user-agent", this.#options.userAgent);
     if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
-    const signals = [call.signal, call.attemptTimeoutMs === undefined ? undefined : AbortSignal.timeout(call.attemptTimeoutMs)];
+    const signals = [
+      call.signal,
+      call.attemptTimeoutMs === undefined ? undefined : AbortSignal.timeout(call.attemptTimeoutMs),
+    ];
     const active = signals.filter((s): s is AbortSignal => s !== undefined);
     return this.#options.fetch(url, {
       method: call.method,

@@ -2,7 +2,15 @@
 import type { FieldSetDef, ProductDef } from "../catalog/catalog.js";
 import type { Results } from "../domain/result.js";
 
-export type { BoundingBox, ChildReference, ChildrenField, Field, Point, Results, UploadReceipt } from "../domain/result.js";
+export type {
+  BoundingBox,
+  ChildReference,
+  ChildrenField,
+  Field,
+  Point,
+  Results,
+  UploadReceipt,
+} from "../domain/result.js";
 
 /** What to extract and how; exactly one of products, fieldSets or fieldSet (the service answers 400 otherwise). */
 export interface UploadOptions {

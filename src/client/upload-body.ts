@@ -32,7 +32,11 @@ async function readStream(source: AsyncIterable<Uint8Array>): Promise<Blob> {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
     size += bytes.byteLength;
     if (size > MAX_UPLOAD_BYTES) {
-      throw new DocsiftApiError(413, "file_too_large", `The stream is larger than the ${MAX_UPLOAD_BYTES / 1048576} MiB limit.`);
+      throw new DocsiftApiError(
+        413,
+        "file_too_large",
+        `The stream is larger than the ${MAX_UPLOAD_BYTES / 1048576} MiB limit.`,
+      );
     }
     chunks.push(bytes);
   }

@@ -7,14 +7,27 @@
 import { type AmountCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
-import type { Layout } from "./layout.js";
 import type { LabelRole } from "./labels.js";
+import type { Layout } from "./layout.js";
 
 export type AmountRole = "total" | "subtotal" | "tax" | "amountDue";
 
 const NEGATIVE: readonly LabelRole[] = [
-  "cash", "change", "rounding", "discount", "quantity", "unitPrice", "paid", "page", "customerNumber",
-  "invoiceNumber", "receiptNumber", "accountNo", "contact", "taxId", "companyReg",
+  "cash",
+  "change",
+  "rounding",
+  "discount",
+  "quantity",
+  "unitPrice",
+  "paid",
+  "page",
+  "customerNumber",
+  "invoiceNumber",
+  "receiptNumber",
+  "accountNo",
+  "contact",
+  "taxId",
+  "companyReg",
 ];
 
 const OTHER_ROLES: Record<AmountRole, readonly LabelRole[]> = {
@@ -41,7 +54,7 @@ function documentPosition(layout: Layout, c: AmountCandidate): number {
 }
 
 /** Right-most amount on its row: totals sit in the amount column, not in the middle of a tax breakdown. */
-function isRightmost(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
+function isRightmost(c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
   return !all.some(
     (o) => o !== c && o.segment.pageNum === c.segment.pageNum && o.segment.row === c.segment.row && o.box.x0 > c.box.x1,
   );
@@ -100,7 +113,7 @@ export function scoreRole(
   } else {
     score += 0.05 * repeats + 0.2 * position;
   }
-  if (isRightmost(layout, c, all)) score += 0.15;
+  if (isRightmost(c, all)) score += 0.15;
   if (c.currency) score += 0.1;
   return score;
 }
@@ -150,30 +163,30 @@ export function chooseAmounts(
   const decide = (role: AmountRole): Decision => ({
     family: "amount",
     best: scored(combo[role]),
-    runnerUp: scored(options[role].find((o) => o && o !== combo[role])),
   });
   return { total: decide("total"), subtotal: decide("subtotal"), tax: decide("tax"), amountDue: decide("amountDue") };
 }
 
 function comboScore(combo: Record<AmountRole, RoleScored | null>): number {
-  const entries = Object.values(combo);
-  let score = 0;
-  for (const e of entries) score += e ? e.score : EMPTY_SCORE;
   const { total, subtotal, tax, amountDue } = combo;
+  const t = total?.candidate;
+  const s = subtotal?.candidate;
+  const x = tax?.candidate;
+  const d = amountDue?.candidate;
   // One printed number plays one role, except the total that is also the amount due.
-  const used = [total, subtotal, tax].filter((e): e is RoleScored => e !== null).map((e) => e.candidate);
-  if (new Set(used).size !== used.length) return Number.NEGATIVE_INFINITY;
-  if (amountDue && (amountDue.candidate === subtotal?.candidate || amountDue.candidate === tax?.candidate)) {
-    return Number.NEGATIVE_INFINITY;
+  if ((t && (t === s || t === x)) || (s && s === x)) return Number.NEGATIVE_INFINITY;
+  if (d && (d === s || d === x)) return Number.NEGATIVE_INFINITY;
+  let score =
+    (total?.score ?? EMPTY_SCORE) +
+    (subtotal?.score ?? EMPTY_SCORE) +
+    (tax?.score ?? EMPTY_SCORE) +
+    (amountDue?.score ?? EMPTY_SCORE);
+  if (t && s && x) {
+    score += Math.abs(s.value + x.value - t.value) < CLOSE ? 1.2 : -0.6;
+  } else if (t && s) {
+    score += Math.abs(s.value) <= Math.abs(t.value) + CLOSE ? 0.1 : -0.8;
   }
-  if (total && subtotal && tax) {
-    score += Math.abs(subtotal.candidate.value + tax.candidate.value - total.candidate.value) < CLOSE ? 1.2 : -0.6;
-  } else if (total && subtotal) {
-    score += Math.abs(subtotal.candidate.value) <= Math.abs(total.candidate.value) + CLOSE ? 0.1 : -0.8;
-  }
-  if (total && tax && Math.abs(tax.candidate.value) >= Math.abs(total.candidate.value) && total.candidate.value !== 0) {
-    score -= 1;
-  }
-  if (total && amountDue && Math.abs(amountDue.candidate.value) > Math.abs(total.candidate.value) + CLOSE) score -= 0.5;
+  if (t && x && Math.abs(x.value) >= Math.abs(t.value) && t.value !== 0) score -= 1;
+  if (t && d && Math.abs(d.value) > Math.abs(t.value) + CLOSE) score -= 0.5;
   return score;
 }

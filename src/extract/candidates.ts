@@ -56,7 +56,12 @@ function keepMaximal<T extends Candidate>(found: T[]): T[] {
   return found.filter(
     (c) =>
       !found.some(
-        (o) => o !== c && o.segment === c.segment && o.start <= c.start && o.end >= c.end && o.end - o.start > c.end - c.start,
+        (o) =>
+          o !== c &&
+          o.segment === c.segment &&
+          o.start <= c.start &&
+          o.end >= c.end &&
+          o.end - o.start > c.end - c.start,
       ),
   );
 }
@@ -72,11 +77,10 @@ export function ngramCandidates<T extends Candidate>(
   for (const segment of layout.segments) {
     const n = segment.words.length;
     for (let start = 0; start < n; start++) {
+      let text = "";
       for (let end = start + 1; end <= Math.min(n, start + maxWords); end++) {
-        const text = segment.words
-          .slice(start, end)
-          .map((w) => w.text)
-          .join(" ");
+        const word = segment.words[end - 1]?.text ?? "";
+        text = text === "" ? word : `${text} ${word}`;
         if (!prefilter(text)) continue;
         const candidate = parse(spanOf(segment, start, end));
         if (candidate) found.push(candidate);
@@ -116,7 +120,7 @@ export function dateCandidates(layout: Layout, hints: LocaleHints): DateCandidat
     (text) => {
       const digits = (text.match(/\d/g) ?? []).length;
       if (digits < 2 || text.length > 36) return false;
-      return /\d[./\-]\d/.test(text) || MONTH_WORD.test(text) || /^\d{8}$/.test(text);
+      return /\d[./-]\d/.test(text) || MONTH_WORD.test(text) || /^\d{8}$/.test(text);
     },
     (span) => {
       // OCR glues labels to values ("Date:11/01/2019", "Dater11/03/18"): a single word may carry its label in front.

@@ -3,8 +3,9 @@
  * left), or in the row directly above within the same column. Only the nearest, most specific label counts on each
  * side ("Sub Total: 5.00" is a subtotal, not a total), with a strength that decays with distance.
  */
-import type { Layout, Segment } from "./layout.js";
+
 import { LABELS, type LabelEntry, type LabelRole, MAX_LABEL_CHARS } from "./labels.js";
+import type { Layout, Segment } from "./layout.js";
 
 export interface Span {
   segment: Segment;
@@ -60,9 +61,61 @@ function qualifier(words: Array<{ text: string }>): readonly LabelEntry[] | null
 
 /** Currency words between a label and its amount ("Total (RM) 12.00", "Summe EUR 5,00") say nothing about the role. */
 const SKIPPED = new Set(["rm", "eur", "usd", "sgd", "myr", "gbp", "chf", "aud", "nzd", "cad"]);
-const INCLUDING = new Set(["incl", "inclusive", "including", "inc", "inkl", "inklusive", "ttc", "with", "avec", "termasuk", "con", "incluido", "inclusief", "met"]);
-const EXCLUDING = new Set(["excl", "exclusive", "excluding", "exkl", "exklusive", "ohne", "ex", "before", "hors", "sans", "without", "sebelum", "sin", "zonder", "exclusief", "excluding", "net", "netto"]);
-const TAX_WORDS = new Set(["gst", "vat", "tax", "taxes", "mwst", "ust", "tva", "btw", "iva", "sst", "of", "cukai", "servicetax", "service", "charge", "rm", "de"]);
+const INCLUDING = new Set([
+  "incl",
+  "inclusive",
+  "including",
+  "inc",
+  "inkl",
+  "inklusive",
+  "ttc",
+  "with",
+  "avec",
+  "termasuk",
+  "con",
+  "incluido",
+  "inclusief",
+  "met",
+]);
+const EXCLUDING = new Set([
+  "excl",
+  "exclusive",
+  "excluding",
+  "exkl",
+  "exklusive",
+  "ohne",
+  "ex",
+  "before",
+  "hors",
+  "sans",
+  "without",
+  "sebelum",
+  "sin",
+  "zonder",
+  "exclusief",
+  "excluding",
+  "net",
+  "netto",
+]);
+const TAX_WORDS = new Set([
+  "gst",
+  "vat",
+  "tax",
+  "taxes",
+  "mwst",
+  "ust",
+  "tva",
+  "btw",
+  "iva",
+  "sst",
+  "of",
+  "cukai",
+  "servicetax",
+  "service",
+  "charge",
+  "rm",
+  "de",
+]);
 
 /**
  * Removes "(incl. GST)" / "excl. VAT" qualifiers from the words left of a value (nearest first) so the head label is
@@ -77,7 +130,8 @@ function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
     const incl = INCLUDING.has(text);
     const excl = EXCLUDING.has(text);
     if (!incl && !excl) continue;
-    const taxWord = (w: string) => TAX_WORDS.has(w) || /^(gst|vat|tax|mwst|ust|tva|btw|iva|sst)/.test(w) || /^\d+%?$/.test(w);
+    const taxWord = (w: string) =>
+      TAX_WORDS.has(w) || /^(gst|vat|tax|mwst|ust|tva|btw|iva|sst)/.test(w) || /^\d+%?$/.test(w);
     if (!words.slice(0, k).every((w) => taxWord(w.text))) continue;
     return { words: words.slice(k + 1), excluding: excl };
   }
@@ -89,7 +143,9 @@ function matchBackwards(all: Array<{ text: string; gaps: number }>): LabelHit | 
   const words = all.filter((w) => w.text !== "" && !SKIPPED.has(w.text));
   const qualified = dropQualifiers(words);
   // "inkl. MwSt 4,94" has no head label before the qualifier: then the qualifier's tax word is the label.
-  return matchWords(qualified.words, qualified.excluding) ?? (qualified.words === words ? null : matchWords(words, false));
+  return (
+    matchWords(qualified.words, qualified.excluding) ?? (qualified.words === words ? null : matchWords(words, false))
+  );
 }
 
 function matchWords(nonEmpty: Array<{ text: string; gaps: number }>, excluding: boolean): LabelHit | null {
@@ -109,7 +165,9 @@ function matchWords(nonEmpty: Array<{ text: string; gaps: number }>, excluding: 
       const roles = best.entries.every((x) => x.role === "genericNumber")
         ? (qualifier(nonEmpty.slice(e + 1, e + 6)) ?? best.entries)
         : best.entries;
-      const adjusted = excluding ? roles.map((x) => (x.role === "total" ? { ...x, role: "subtotal" as const } : x)) : roles;
+      const adjusted = excluding
+        ? roles.map((x) => (x.role === "total" ? { ...x, role: "subtotal" as const } : x))
+        : roles;
       return { roles: adjusted, decay, direction: "left", distance: e };
     }
   }

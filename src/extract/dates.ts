@@ -76,9 +76,12 @@ export function chooseDates(
     issue: {
       family: "date",
       best: toScored(issue),
-      runnerUp: toScored(issues[1]),
       penalty: orderPenalty(issue?.candidate, source),
     },
-    due: { family: "date", best: toScored(due), runnerUp: toScored(dues[1]), penalty: orderPenalty(due?.candidate, source) },
+    due: {
+      family: "date",
+      best: toScored(due),
+      penalty: orderPenalty(due?.candidate, source),
+    },
   };
 }

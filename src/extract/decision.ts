@@ -16,8 +16,6 @@ export interface Decision {
   best: Scored | null;
   /** Confidence adjustment multiplier (e.g. an ambiguous date whose order was guessed). */
   penalty?: number;
-  /** Ranked alternatives, for the null confidence when the best is withheld. */
-  runnerUp?: Scored | null;
 }
 
 function boundingBox(words: readonly Word[], pageOfWord: (id: number) => number): BoundingBox | null {
@@ -43,11 +41,4 @@ export function toField(name: string, decision: Decision, pageOfWord: (id: numbe
     return { name, value: null, confidence: Math.round((1 - confidence) * 1000) / 1000, boundingBox: null };
   }
   return { name, value: best.value, confidence, boundingBox: boundingBox(best.words, pageOfWord) };
-}
-
-/** Highest-scoring entry, ties broken by reading order (earlier wins). */
-export function top<T extends { score: number }>(items: readonly T[]): T | null {
-  let best: T | null = null;
-  for (const item of items) if (!best || item.score > best.score) best = item;
-  return best;
 }

@@ -10,26 +10,97 @@ export type DocumentKind = (typeof DOCUMENT_TYPES)[number];
 
 const TITLES: Record<Exclude<DocumentKind, "other">, readonly string[]> = {
   invoice: [
-    "invoice", "tax invoice", "invoice no", "rechnung", "handelsrechnung", "baurechnung", "schlussrechnung",
-    "teilrechnung", "abschlagsrechnung", "facture", "factuur", "factura", "fattura", "fatura", "bill", "invois",
-    "proforma invoice", "commercial invoice",
+    "invoice",
+    "tax invoice",
+    "invoice no",
+    "rechnung",
+    "handelsrechnung",
+    "baurechnung",
+    "schlussrechnung",
+    "teilrechnung",
+    "abschlagsrechnung",
+    "facture",
+    "factuur",
+    "factura",
+    "fattura",
+    "fatura",
+    "bill",
+    "invois",
+    "proforma invoice",
+    "commercial invoice",
   ],
   credit_note: [
-    "credit note", "credit memo", "gutschrift", "rechnungskorrektur", "korrekturrechnung", "stornorechnung", "storno",
-    "avoir", "facture d'avoir", "note de credit", "creditnota", "creditfactuur", "nota de credito", "nota di credito",
+    "credit note",
+    "credit memo",
+    "gutschrift",
+    "rechnungskorrektur",
+    "korrekturrechnung",
+    "stornorechnung",
+    "storno",
+    "avoir",
+    "facture d'avoir",
+    "note de credit",
+    "creditnota",
+    "creditfactuur",
+    "nota de credito",
+    "nota di credito",
   ],
   receipt: [
-    "receipt", "cash receipt", "official receipt", "sales receipt", "cash sales", "cash sale", "cash bill", "kassenbon",
-    "quittung", "kassenbeleg", "bon", "recu", "ticket de caisse", "kassabon", "recibo", "ricevuta", "resit",
+    "receipt",
+    "cash receipt",
+    "official receipt",
+    "sales receipt",
+    "cash sales",
+    "cash sale",
+    "cash bill",
+    "kassenbon",
+    "quittung",
+    "kassenbeleg",
+    "bon",
+    "recu",
+    "ticket de caisse",
+    "kassabon",
+    "recibo",
+    "ricevuta",
+    "resit",
     "simplified tax invoice",
   ],
   statement: [
-    "statement", "statement of account", "account statement", "bank statement", "kontoauszug", "releve",
-    "releve de compte", "rekeningafschrift", "extracto", "estado de cuenta", "penyata",
+    "statement",
+    "statement of account",
+    "account statement",
+    "bank statement",
+    "kontoauszug",
+    "releve",
+    "releve de compte",
+    "rekeningafschrift",
+    "extracto",
+    "estado de cuenta",
+    "penyata",
   ],
 };
 
-const RECEIPT_CUES = ["cash", "change", "tunai", "baki", "thank you", "thankyou", "rounding", "cashier", "kassierer", "rückgeld"];
+/** Folded title -> the types it names. */
+const TITLE_KEYS: ReadonlyMap<string, readonly DocumentKind[]> = (() => {
+  const map = new Map<string, DocumentKind[]>();
+  for (const [type, titles] of Object.entries(TITLES) as Array<[DocumentKind, readonly string[]]>) {
+    for (const title of titles) map.set(fold(title), [...(map.get(fold(title)) ?? []), type]);
+  }
+  return map;
+})();
+
+const RECEIPT_CUES = [
+  "cash",
+  "change",
+  "tunai",
+  "baki",
+  "thank you",
+  "thankyou",
+  "rounding",
+  "cashier",
+  "kassierer",
+  "rückgeld",
+];
 
 export interface TypeGuess {
   value: DocumentKind;
@@ -48,15 +119,15 @@ export function guessDocumentType(layout: Layout, negativeTotal: boolean): TypeG
     for (let start = 0; start < Math.min(seg.words.length, 3); start++) {
       for (let end = start + 1; end <= Math.min(seg.words.length, start + 4); end++) {
         const phrase = seg.folded.slice(start, end).join("");
-        for (const [type, titles] of Object.entries(TITLES) as Array<[DocumentKind, readonly string[]]>) {
-          if (!titles.some((t) => fold(t) === phrase)) continue;
+        for (const type of TITLE_KEYS.get(phrase) ?? []) {
           // A title stands alone or starts its line; a word inside a sentence counts much less.
           const alone = phrase === key || start === 0 ? 1 : 0.3;
           const prominence = Math.min(seg.height / median, 2.5) * (1.2 - Math.min(seg.box.y0, 1));
           const weight = alone * prominence;
           scores[type] += weight;
           const seen = where[type];
-          if (!seen || weight > seen.weight) where[type] = { weight, wordIds: seg.words.slice(start, end).map((w) => w.id) };
+          if (!seen || weight > seen.weight)
+            where[type] = { weight, wordIds: seg.words.slice(start, end).map((w) => w.id) };
         }
       }
     }

@@ -7,9 +7,8 @@ import type { Word } from "../document/model.js";
 import { type Candidate, labelsOf, ngramCandidates, spanOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
-import { top } from "./decision.js";
-import type { Layout } from "./layout.js";
 import type { LabelRole } from "./labels.js";
+import type { Layout } from "./layout.js";
 import { parseCurrency } from "./normalise/currency.js";
 import { parseBic, parseBsb, parseIban, parseTaxId } from "./normalise/ids.js";
 import type { LocaleHints } from "./normalise/locale.js";
@@ -64,17 +63,25 @@ function scoreIds(layout: Layout, roles: readonly LabelRole[], against: readonly
 }
 
 function idDecision(found: IdScored[]): Decision {
-  const [best, second] = found;
+  const [best] = found;
   const toScored = (e: IdScored | undefined): Scored | null =>
     e ? { value: e.value, score: e.score, words: e.candidate.words } : null;
-  return { family: "identifier", best: toScored(best), runnerUp: toScored(second) };
+  return { family: "identifier", best: toScored(best) };
 }
 
 export function documentNumber(layout: Layout, receipt: boolean): Decision {
   const roles: LabelRole[] = receipt
     ? ["receiptNumber", "invoiceNumber", "genericNumber"]
     : ["invoiceNumber", "creditNumber", "genericNumber"];
-  const against: LabelRole[] = ["purchaseOrder", "customerNumber", "taxId", "accountNo", "contact", "page", "companyReg"];
+  const against: LabelRole[] = [
+    "purchaseOrder",
+    "customerNumber",
+    "taxId",
+    "accountNo",
+    "contact",
+    "page",
+    "companyReg",
+  ];
   return idDecision(scoreIds(layout, roles, against));
 }
 
@@ -87,9 +94,11 @@ export function paymentReference(layout: Layout): Decision {
 }
 
 export function accountNumber(layout: Layout): Decision {
-  const found = scoreIds(layout, ["accountNo"], ["iban", "bic", "bsb", "bankCode", "customerNumber", "contact", "taxId"]).filter(
-    (e) => /^\d[\d\s-]{4,18}\d$/.test(e.value),
-  );
+  const found = scoreIds(
+    layout,
+    ["accountNo"],
+    ["iban", "bic", "bsb", "bankCode", "customerNumber", "contact", "taxId"],
+  ).filter((e) => /^\d[\d\s-]{4,18}\d$/.test(e.value));
   return { ...idDecision(found), family: "bank" };
 }
 
@@ -99,7 +108,7 @@ interface TypedScored extends Scored {
 
 function typedDecision(found: TypedScored[], family: Decision["family"]): Decision {
   const sorted = [...found].sort((a, b) => b.score - a.score);
-  return { family, best: sorted[0] ?? null, runnerUp: sorted[1] ?? null };
+  return { family, best: sorted[0] ?? null };
 }
 
 /** True when the span sits inside or right under a block of words (the customer's name and address). */
@@ -124,7 +133,14 @@ export function taxIds(layout: Layout, customerBlock: readonly Word[] = []): Typ
       const labels = labelsOf(layout, span);
       const own = roleStrength(labels, ["taxId"]);
       const customer = roleStrength(labels, ["customerTaxId", "customer"]);
-      const wrong = roleStrength(labels, ["contact", "accountNo", "iban", "invoiceNumber", "customerNumber", "companyReg"]);
+      const wrong = roleStrength(labels, [
+        "contact",
+        "accountNo",
+        "iban",
+        "invoiceNumber",
+        "customerNumber",
+        "companyReg",
+      ]);
       // VAT-style ids (country prefix) are what invoices are asked for; national tax numbers come second.
       const vatStyle = /^[A-Z]{2}/.test(parsed.value);
       const shape = vatStyle ? (parsed.valid ? 1.1 : 0.7) : parsed.valid ? 0.6 : 0.1;
@@ -212,8 +228,35 @@ export function time(layout: Layout): Decision {
 }
 
 const ISO_CURRENCIES = new Set([
-  "EUR", "USD", "GBP", "CHF", "AUD", "NZD", "CAD", "MYR", "SGD", "HKD", "JPY", "CNY", "SEK", "NOK", "DKK", "PLN",
-  "CZK", "HUF", "INR", "IDR", "THB", "PHP", "ZAR", "BRL", "MXN", "TRY", "AED", "RON", "BGN",
+  "EUR",
+  "USD",
+  "GBP",
+  "CHF",
+  "AUD",
+  "NZD",
+  "CAD",
+  "MYR",
+  "SGD",
+  "HKD",
+  "JPY",
+  "CNY",
+  "SEK",
+  "NOK",
+  "DKK",
+  "PLN",
+  "CZK",
+  "HUF",
+  "INR",
+  "IDR",
+  "THB",
+  "PHP",
+  "ZAR",
+  "BRL",
+  "MXN",
+  "TRY",
+  "AED",
+  "RON",
+  "BGN",
 ]);
 
 /**

@@ -132,7 +132,10 @@ function deskewedLines(page: Page, slope: number): Word[][] {
     const height = w.y1 - w.y0;
     const row = rows.find((r) => {
       const overlap = Math.min(r.bottom, w.y1) - Math.max(r.top, w.y0);
-      return overlap > 0.5 * Math.min(height, r.bottom - r.top) && !r.words.some((o) => o.box.x1 > w.word.box.x0 && o.box.x0 < w.word.box.x1);
+      return (
+        overlap > 0.5 * Math.min(height, r.bottom - r.top) &&
+        !r.words.some((o) => o.box.x1 > w.word.box.x0 && o.box.x0 < w.word.box.x1)
+      );
     });
     if (row) {
       row.words.push(w.word);

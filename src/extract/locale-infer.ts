@@ -40,7 +40,8 @@ function decimalEvidence(text: string): { comma: number; dot: number } {
 
 /** Month-first is the convention only in the US (and a few places that print USD); everywhere else day-first. */
 function guessOrder(text: string, language: string | null): DateOrder {
-  const usd = /\bUSD\b|US\$/.test(text) || (/\$\s?\d/.test(text) && !/\b(GST|VAT|ABN|RM|SGD|AUD|NZD|CAD|HKD)\b/i.test(text));
+  const usd =
+    /\bUSD\b|US\$/.test(text) || (/\$\s?\d/.test(text) && !/\b(GST|VAT|ABN|RM|SGD|AUD|NZD|CAD|HKD)\b/i.test(text));
   return language === "en" && usd ? "MDY" : "DMY";
 }
 

@@ -10,38 +10,157 @@ import type { Word } from "../document/model.js";
 import { spanOf } from "./candidates.js";
 import { spanLabels } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
-import type { Layout, PageLayout, Segment } from "./layout.js";
 import { LABELS, type LabelRole } from "./labels.js";
+import type { Layout, PageLayout, Segment } from "./layout.js";
 import { collapseSpaces, digitCount, fold, letterCount, upperCount } from "./text.js";
 
 /** Lines that are printed on receipts and invoices but are never a business name. */
 const GENERIC = new Set(
   [
-    "tax invoice", "simplified tax invoice", "invoice", "receipt", "official receipt", "cash receipt", "cash sales",
-    "cash sale", "cash bill", "sales receipt", "welcome", "welcome to", "thank you", "copy", "customer copy",
-    "merchant copy", "duplicate", "reprint", "bill", "order", "tax receipt", "rechnung", "quittung", "kassenbon",
-    "beleg", "facture", "recu", "ticket", "factuur", "bon", "factura", "recibo", "original", "gst summary",
-    "sales invoice", "cash invoice", "debit note", "credit note", "delivery order", "quotation", "statement",
-    "proforma", "pro forma invoice", "table", "dine in", "take away", "takeaway", "member", "resit", "invois",
-    "invois cukai", "resit rasmi", "bil", "cash", "credit", "sales", "gutschrift", "avoir",
+    "tax invoice",
+    "simplified tax invoice",
+    "invoice",
+    "receipt",
+    "official receipt",
+    "cash receipt",
+    "cash sales",
+    "cash sale",
+    "cash bill",
+    "sales receipt",
+    "welcome",
+    "welcome to",
+    "thank you",
+    "copy",
+    "customer copy",
+    "merchant copy",
+    "duplicate",
+    "reprint",
+    "bill",
+    "order",
+    "tax receipt",
+    "rechnung",
+    "quittung",
+    "kassenbon",
+    "beleg",
+    "facture",
+    "recu",
+    "ticket",
+    "factuur",
+    "bon",
+    "factura",
+    "recibo",
+    "original",
+    "gst summary",
+    "sales invoice",
+    "cash invoice",
+    "debit note",
+    "credit note",
+    "delivery order",
+    "quotation",
+    "statement",
+    "proforma",
+    "pro forma invoice",
+    "table",
+    "dine in",
+    "take away",
+    "takeaway",
+    "member",
+    "resit",
+    "invois",
+    "invois cukai",
+    "resit rasmi",
+    "bil",
+    "cash",
+    "credit",
+    "sales",
+    "gutschrift",
+    "avoir",
   ].map(fold),
 );
 
 /** Legal forms and trade words that mark a business name, folded ("S.A.R.L." -> "sarl", "Sdn. Bhd." -> "sdn" "bhd"). */
 const BUSINESS_WORDS = new Set(
   [
-    "gmbh", "ag", "kg", "ohg", "ug", "ek", "mbh", "kgaa", "gbr", "ltd", "limited", "llc", "llp", "lp", "inc", "corp",
-    "co", "company", "pty", "plc", "plt", "sarl", "sas", "sasu", "sa", "eurl", "snc", "bv", "nv", "vof", "sl", "srl",
-    "spa", "ab", "aps", "oy", "se", "sdn", "bhd", "sb", "ltda", "kft", "sro", "ag", "haftungsbeschrankt",
-    "enterprise", "enterprises", "trading", "restaurant", "restoran", "cafe", "bakery", "mart", "market", "store",
-    "stores", "shop", "hardware", "station", "stationery", "pharmacy", "hotel", "kedai", "perniagaan", "supermarket",
-    "minimarket", "bistro", "pizzeria", "apotheke", "backerei", "boulangerie", "pharmacie", "tienda", "winkel",
+    "gmbh",
+    "ag",
+    "kg",
+    "ohg",
+    "ug",
+    "ek",
+    "mbh",
+    "kgaa",
+    "gbr",
+    "ltd",
+    "limited",
+    "llc",
+    "llp",
+    "lp",
+    "inc",
+    "corp",
+    "co",
+    "company",
+    "pty",
+    "plc",
+    "plt",
+    "sarl",
+    "sas",
+    "sasu",
+    "sa",
+    "eurl",
+    "snc",
+    "bv",
+    "nv",
+    "vof",
+    "sl",
+    "srl",
+    "spa",
+    "ab",
+    "aps",
+    "oy",
+    "se",
+    "sdn",
+    "bhd",
+    "sb",
+    "ltda",
+    "kft",
+    "sro",
+    "ag",
+    "haftungsbeschrankt",
+    "enterprise",
+    "enterprises",
+    "trading",
+    "restaurant",
+    "restoran",
+    "cafe",
+    "bakery",
+    "mart",
+    "store",
+    "stores",
+    "hardware",
+    "stationery",
+    "pharmacy",
+    "hotel",
+    "kedai",
+    "perniagaan",
+    "supermarket",
+    "minimarket",
+    "bistro",
+    "pizzeria",
+    "apotheke",
+    "backerei",
+    "boulangerie",
+    "pharmacie",
+    "tienda",
+    "winkel",
   ].map(fold),
 );
 
 const COMPANY_SUFFIX = {
   test(text: string): boolean {
-    const words = text.split(/[\s,]+/).map(fold).filter((w) => w !== "");
+    const words = text
+      .split(/[\s,]+/)
+      .map(fold)
+      .filter((w) => w !== "");
     return words.some((w, i) => BUSINESS_WORDS.has(w) || (i > 0 && BUSINESS_WORDS.has(`${words[i - 1]}${w}`)));
   },
 };
@@ -61,13 +180,31 @@ function wholeLabel(seg: Segment): LabelRole[] {
 }
 
 const STOP_ROLES: readonly LabelRole[] = [
-  "contact", "taxId", "companyReg", "invoiceNumber", "receiptNumber", "invoiceDate", "genericDate", "dueDate", "iban",
-  "bic", "accountNo", "customerNumber", "purchaseOrder", "time", "currency", "page", "total", "customer", "supplier",
-  "tax", "bankCode",
+  "contact",
+  "taxId",
+  "companyReg",
+  "invoiceNumber",
+  "receiptNumber",
+  "invoiceDate",
+  "genericDate",
+  "dueDate",
+  "iban",
+  "bic",
+  "accountNo",
+  "customerNumber",
+  "purchaseOrder",
+  "time",
+  "currency",
+  "page",
+  "total",
+  "customer",
+  "supplier",
+  "tax",
+  "bankCode",
 ];
 
 /** A line that ends an address block: phone, e-mail, tax id, a date, a document title... */
-function isStopLine(layout: Layout, segs: readonly Segment[]): boolean {
+function isStopLine(segs: readonly Segment[]): boolean {
   const text = rowText(segs);
   if (/@|www\.|https?:|\.com\b/i.test(text)) return true;
   if (GENERIC.has(fold(text))) return true;
@@ -95,7 +232,9 @@ function isStopLine(layout: Layout, segs: readonly Segment[]): boolean {
 /** Company registration numbers printed under a receipt's name: "(867388-U)", "Co. Reg. No. 1234". */
 function isRegistrationLine(text: string): boolean {
   const t = text.trim();
-  return /^\(?[A-Z0-9]{0,4}[\s-]?\d{4,}[\s-]?[A-Z0-9]{0,3}\)?\.?$/i.test(t) || /^\(?(co\.?\s*reg|company\s*no|roc)/i.test(t);
+  return (
+    /^\(?[A-Z0-9]{0,4}[\s-]?\d{4,}[\s-]?[A-Z0-9]{0,3}\)?\.?$/i.test(t) || /^\(?(co\.?\s*reg|company\s*no|roc)/i.test(t)
+  );
 }
 
 function meanConfidence(words: readonly Word[]): number {
@@ -137,7 +276,9 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+      row.push(
+        Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)),
+      );
     }
     prev = row;
   }
@@ -146,9 +287,21 @@ function editDistance(a: string, b: string): number {
 
 function isGeneric(text: string): boolean {
   const key = fold(text);
+  const known = GENERIC_SEEN.get(key);
+  if (known !== undefined) return known;
+  const generic = isGenericKey(key);
+  if (GENERIC_SEEN.size > 20_000) GENERIC_SEEN.clear();
+  GENERIC_SEEN.set(key, generic);
+  return generic;
+}
+
+/** isGeneric's answers by folded text: the fuzzy comparison is the costly part and lines repeat. */
+const GENERIC_SEEN = new Map<string, boolean>();
+
+function isGenericKey(key: string): boolean {
   if (GENERIC.has(key)) return true;
   if (key.length < 6 || key.length > 24) return false;
-  for (const g of GENERIC) if (g.length >= 6 && editDistance(key, g) <= 2) return true;
+  for (const g of GENERIC) if (g.length >= 6 && Math.abs(g.length - key.length) <= 2 && editDistance(key, g) <= 2) return true;
   return false;
 }
 
@@ -159,13 +312,33 @@ const REGISTRATION = /\b(reg|regn|gst|sst|co\.?\s*no|company\s*no|roc|br\s*no|bu
 function trimNoise(words: readonly Word[]): Word[] {
   const noisy = (w: Word) =>
     letterCount(w.text) + digitCount(w.text) === 0 ||
-    (w.confidence < 0.6 && (w.text.length <= 2 || letterCount(w.text) < w.text.length / 2));
+    (w.confidence < 0.5 && w.text.length <= 2) ||
+    (w.confidence < 0.4 && digitCount(w.text) === 0 && letterCount(w.text) < w.text.length / 2);
   let start = 0;
   let end = words.length;
   while (start < end && noisy(words[start] as Word)) start++;
   while (end > start && noisy(words[end - 1] as Word)) end--;
   return words.slice(start, end);
 }
+
+function dropTrailingRegistration(words: Word[]): Word[] {
+  const end = words.findIndex(
+    (w, i) =>
+      i > 0 &&
+      /^\(/.test(w.text) &&
+      /\d{4,}/.test(
+        words
+          .slice(i)
+          .map((x) => x.text)
+          .join(""),
+      ),
+  );
+  return end > 0 ? words.slice(0, end) : words;
+}
+
+/** Phrases of till-receipt chatter that are never the shop's name. */
+const CHATTER =
+  /\b(thank|thanks|welcome|visit|again|order number|your order|cashier|table|pax|member|customer copy)\b/i;
 
 /**
  * Receipts: merchant name is the best name-like line among the first lines of the first page (larger text and
@@ -184,9 +357,14 @@ export function merchant(layout: Layout): PartyDecision {
     const segs = rowSegments(page, r);
     const words = rowWords(r);
     const text = textOf(words);
-    if (isGeneric(text) || isStopLine(layout, segs) || isRegistrationLine(text) || REGISTRATION.test(text)) continue;
+    if (isGeneric(text) || isStopLine(segs) || isRegistrationLine(text) || REGISTRATION.test(text)) continue;
     const height = Math.max(...segs.map((s) => s.height)) / (page.medianHeight || 1);
-    const score = nameLikeness(text, words) + 0.4 * Math.min(height - 1, 1) - 0.12 * r;
+    const score =
+      nameLikeness(text, words) +
+      0.4 * Math.min(height - 1, 1) -
+      0.2 * r -
+      (/^\d/.test(text) ? 0.6 : 0) -
+      (CHATTER.test(text) ? 1.2 : 0);
     if (!best || score > best.score) best = { row: r, score };
   }
   if (!best) return none;
@@ -194,14 +372,21 @@ export function merchant(layout: Layout): PartyDecision {
   const current = textOf(rowWords(best.row));
   const previous = best.row > 0 ? textOf(rowWords(best.row - 1)) : "";
   const next = textOf(rowWords(best.row + 1));
-  const onlySuffix = COMPANY_SUFFIX.test(current) && current.split(" ").length <= 4 && /^(sdn|bhd|co|s\/b|\(m\))/i.test(current);
+  const onlySuffix =
+    COMPANY_SUFFIX.test(current) && current.split(" ").length <= 4 && /^(sdn|bhd|co|s\/b|\(m\))/i.test(current);
   // A name broken over two lines: "POPULAR BOOK" + "CO. (M) SDN BHD", or "NANDO'S ..." + "SDN BHD".
   if (onlySuffix && previous && letterCount(previous) >= 3 && digitCount(previous) === 0 && !isGeneric(previous)) {
     nameRows.unshift(best.row - 1);
   } else if (!COMPANY_SUFFIX.test(current) && COMPANY_SUFFIX.test(next) && digitCount(next) === 0) {
-    if (!isStopLine(layout, rowSegments(page, best.row + 1)) && !REGISTRATION.test(next)) nameRows.push(best.row + 1);
+    if (!isStopLine(rowSegments(page, best.row + 1)) && !REGISTRATION.test(next)) nameRows.push(best.row + 1);
   }
-  const nameWords = nameRows.flatMap((r) => rowWords(r));
+  // "BEMED (SP) SDN." + "BHD.": a legal form alone on the next line completes the name.
+  const after = rowWords((nameRows[nameRows.length - 1] ?? best.row) + 1);
+  if (after.length > 0 && after.length <= 2 && after.every((w) => BUSINESS_WORDS.has(fold(w.text)))) {
+    nameRows.push((nameRows[nameRows.length - 1] ?? best.row) + 1);
+  }
+  // A registration number printed after the name, "(139386 X)", is not part of it.
+  const nameWords = dropTrailingRegistration(nameRows.flatMap((r) => rowWords(r)));
   const name = scoredOf(textOf(nameWords), best.score, nameWords);
 
   const addressLines: string[] = [];
@@ -212,7 +397,7 @@ export function merchant(layout: Layout): PartyDecision {
     const words = rowWords(r);
     const text = textOf(words);
     const skip =
-      isStopLine(layout, segs) ||
+      isStopLine(segs) ||
       isRegistrationLine(text) ||
       REGISTRATION.test(text) ||
       isGeneric(text) ||
@@ -227,10 +412,15 @@ export function merchant(layout: Layout): PartyDecision {
   }
   const addressText = joinAddress(addressLines);
   const addressScore =
-    addressLines.length === 0 ? 0 : 0.5 + 0.25 * Math.min(addressLines.length, 3) + (digitCount(addressText) > 0 ? 0.5 : -0.5);
+    addressLines.length === 0
+      ? 0
+      : 0.5 + 0.25 * Math.min(addressLines.length, 3) + (digitCount(addressText) > 0 ? 0.5 : -0.5);
   return {
     name: { family: "name", best: name },
-    address: { family: "address", best: addressLines.length > 0 ? scoredOf(addressText, addressScore, addressWords) : null },
+    address: {
+      family: "address",
+      best: addressLines.length > 0 ? scoredOf(addressText, addressScore, addressWords) : null,
+    },
   };
 }
 
@@ -243,10 +433,8 @@ function blockBelow(page: PageLayout, row: number, x0: number, x1: number, maxLi
   let lastHeight = page.medianHeight;
   for (let r = row; r < page.rows.length && lines.length < maxLines; r++) {
     const segs = rowSegments(page, r).filter((s) => s.box.x0 >= x0 - 0.03 && s.box.x0 < x1);
-    if (segs.length === 0) {
-      if (lines.length > 0) break;
-      continue;
-    }
+    // Rows with nothing in this column (a letterhead beside the address window) neither add nor end the block.
+    if (segs.length === 0) continue;
     const top = Math.min(...segs.map((s) => s.box.y0));
     if (lastBottom !== null && top - lastBottom > 2.2 * lastHeight) break;
     // A block keeps its line spacing; a clearly wider step starts the next block (a table, a heading).
@@ -263,7 +451,8 @@ function blockBelow(page: PageLayout, row: number, x0: number, x1: number, maxLi
 /** Attention lines inside an address block ("z. Hd. ...", "Attn: ...") are neither name nor address. */
 const ATTENTION = /^(z\.?\s?hd|attn|attention|c\/o|a l'attention|t\.a\.v|ter attentie)/i;
 /** Salutations printed before a person's name belong to it as printed ("Herrn Max Mustermann"). */
-const SALUTATION = /^(herrn?|frau|firma|mr\.?|mrs\.?|ms\.?|miss|m\.|mme|monsieur|madame|dhr\.?|mevr\.?|sr\.?|sra\.?|don|do[nñ]a)$/i;
+const SALUTATION =
+  /^(herrn?|frau|firma|mr\.?|mrs\.?|ms\.?|miss|m\.|mme|monsieur|madame|dhr\.?|mevr\.?|sr\.?|sra\.?|don|do[nñ]a)$/i;
 
 /** "Nummer: 549910", "GLN 4000001123452", "Handelsname: 9999": label-value lines inside a party block. */
 function isLabelValueLine(line: readonly Segment[]): boolean {
@@ -278,7 +467,7 @@ function isLabelValueLine(line: readonly Segment[]): boolean {
  * one when the first is a salutation or when the next carries the company suffix the first lacks; label-value and
  * attention lines are skipped; a line without digits right after the name is a contact person, not an address.
  */
-function splitBlock(layout: Layout, lines: Segment[][]): { name: Segment[]; address: Segment[] } {
+function splitBlock(lines: Segment[][]): { name: Segment[]; address: Segment[] } {
   const name: Segment[] = [];
   const address: Segment[] = [];
   let nameOpen = false;
@@ -288,12 +477,12 @@ function splitBlock(layout: Layout, lines: Segment[][]): { name: Segment[]; addr
     const text = seg.text;
     if (ATTENTION.test(text) || isLabelValueLine(line)) continue;
     if (name.length === 0) {
-      if (digitCount(text) > 0 || isStopLine(layout, line) || isGeneric(text)) continue;
+      if (digitCount(text) > 0 || isStopLine(line) || isGeneric(text)) continue;
       name.push(seg);
       nameOpen = SALUTATION.test(text.trim()) || !COMPANY_SUFFIX.test(text);
       continue;
     }
-    if (nameOpen && address.length === 0 && digitCount(text) === 0 && !isStopLine(layout, line)) {
+    if (nameOpen && address.length === 0 && digitCount(text) === 0 && !isStopLine(line)) {
       const first = name[0]?.text.trim() ?? "";
       if (SALUTATION.test(first) || COMPANY_SUFFIX.test(text)) {
         name.push(seg);
@@ -302,7 +491,7 @@ function splitBlock(layout: Layout, lines: Segment[][]): { name: Segment[]; addr
       }
     }
     nameOpen = false;
-    if (isStopLine(layout, line)) break;
+    if (isStopLine(line)) break;
     if (address.length === 0 && digitCount(text) === 0) continue;
     address.push(seg);
     if (address.length >= 4) break;
@@ -319,8 +508,8 @@ function withoutTitle(name: string): string {
   return name;
 }
 
-function blockDecision(layout: Layout, lines: Segment[][], base: number): PartyDecision {
-  const { name, address } = splitBlock(layout, lines);
+function blockDecision(lines: Segment[][], base: number): PartyDecision {
+  const { name, address } = splitBlock(lines);
   const nameWords = name.flatMap((s) => s.words);
   const addressWords = address.flatMap((s) => s.words);
   const nameText = withoutTitle(collapseSpaces(name.map((s) => s.text).join(" ")));
@@ -334,7 +523,7 @@ function blockDecision(layout: Layout, lines: Segment[][], base: number): PartyD
 }
 
 /** The value segment of a "Name:" / "Anschrift:" row inside a labelled section. */
-function labelledRows(layout: Layout, page: PageLayout, from: number): PartyDecision | null {
+function labelledRows(page: PageLayout, from: number): PartyDecision | null {
   let name: { segs: Segment[]; row: number } | null = null;
   const addressSegs: Segment[] = [];
   for (let r = from; r < Math.min(page.rows.length, from + 8); r++) {
@@ -357,18 +546,31 @@ function labelledRows(layout: Layout, page: PageLayout, from: number): PartyDeci
         above.unshift(only);
       }
       name = { segs: [...above, value], row: r };
-    }
-    else if (roles.includes("address") && addressSegs.length === 0) addressSegs.push(value);
+    } else if (roles.includes("address") && addressSegs.length === 0) addressSegs.push(value);
     else if (addressSegs.length > 0) break;
   }
   if (!name) return null;
   const nameText = collapseSpaces(name.segs.map((s) => s.text).join(" "));
   const addressText = joinAddress(addressSegs.map((s) => s.text));
   return {
-    name: { family: "name", best: scoredOf(nameText, 1.8, name.segs.flatMap((s) => s.words)) },
+    name: {
+      family: "name",
+      best: scoredOf(
+        nameText,
+        1.8,
+        name.segs.flatMap((s) => s.words),
+      ),
+    },
     address: {
       family: "address",
-      best: addressSegs.length > 0 ? scoredOf(addressText, 1.5, addressSegs.flatMap((s) => s.words)) : null,
+      best:
+        addressSegs.length > 0
+          ? scoredOf(
+              addressText,
+              1.5,
+              addressSegs.flatMap((s) => s.words),
+            )
+          : null,
     },
   };
 }
@@ -383,10 +585,10 @@ function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDeci
         // "Client" alone in a table header row is no section label: require the segment to stand alone on its row.
         const strong = fold(seg.text).length > 3 || rowSegments(page, r).length === 1;
         if (!strong) continue;
-        const rows = labelledRows(layout, page, r + 1);
+        const rows = labelledRows(page, r + 1);
         if (rows) return rows;
         const lines = blockBelow(page, r + 1, seg.box.x0, seg.box.x0 + 0.3, 7);
-        if (lines.length > 0) return blockDecision(layout, lines, 1.8);
+        if (lines.length > 0) return blockDecision(lines, 1.8);
       }
     }
   }
@@ -401,20 +603,21 @@ function headerParty(layout: Layout): PartyDecision | null {
   for (let r = 0; r < page.rows.length; r++) {
     for (const seg of rowSegments(page, r)) {
       if (seg.box.y0 > 0.3) continue;
-      if (GENERIC.has(fold(seg.text)) || isStopLine(layout, [seg])) continue;
+      if (GENERIC.has(fold(seg.text)) || isStopLine([seg])) continue;
       // Values of "Label: value" pairs and the first line under a "Bill to" label are not the issuer's name.
       if (isLabelValueLine([seg])) continue;
       const above = spanLabels(layout, spanOf(seg, 0, 1)).above;
       if (above?.roles.some((e) => e.role === "customer")) continue;
       const height = seg.height / (page.medianHeight || 1);
       const suffix = COMPANY_SUFFIX.test(seg.text) ? 1 : 0;
-      const score = 0.5 * nameLikeness(seg.text, seg.words) + 0.6 * Math.min(height - 1, 1.5) + 0.6 * suffix - 2.5 * seg.box.y0;
+      const score =
+        0.5 * nameLikeness(seg.text, seg.words) + 0.6 * Math.min(height - 1, 1.5) + 0.6 * suffix - 2.5 * seg.box.y0;
       if (!best || score > best.score) best = { row: r, seg, score };
     }
   }
   if (!best) return null;
   const lines = blockBelow(page, best.row, best.seg.box.x0, best.seg.box.x1, 6);
-  const decision = blockDecision(layout, lines, 0.6 + 0.3 * best.score);
+  const decision = blockDecision(lines, 0.6 + 0.3 * best.score);
   return decision;
 }
 
@@ -430,8 +633,8 @@ function windowParty(layout: Layout, exclude: readonly Word[]): PartyDecision | 
     // The sender line above the window is small print with separators; the window starts below it.
     if (/[·●|•]/.test(seg.text)) continue;
     const lines = blockBelow(page, r, seg.box.x0, seg.box.x0 + 0.45, 6);
-    const { name, address } = splitBlock(layout, lines);
-    if (name.length > 0 && address.some((s) => /\d/.test(s.text))) return blockDecision(layout, lines, 1.0);
+    const { name, address } = splitBlock(lines);
+    if (name.length > 0 && address.some((s) => /\d/.test(s.text))) return blockDecision(lines, 1.0);
   }
   return null;
 }
@@ -451,4 +654,3 @@ export function customer(layout: Layout, supplierWords: readonly Word[]): PartyD
   const found = labelledParty(layout, "customer") ?? windowParty(layout, supplierWords);
   return found ?? { name: { family: "name", best: null }, address: { family: "address", best: null } };
 }
-

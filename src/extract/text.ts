@@ -2,13 +2,21 @@
 
 /** Lower case, accents stripped, only letters, digits, '#' and '%' kept ("USt.-IdNr.:" -> "ustidnr", "N°" -> "n"). */
 export function fold(text: string): string {
-  return text
+  const cached = FOLDED.get(text);
+  if (cached !== undefined) return cached;
+  if (FOLDED.size > 50_000) FOLDED.clear();
+  const folded = text
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/ß/g, "ss")
     .replace(/[^a-z0-9#%]/g, "");
+  FOLDED.set(text, folded);
+  return folded;
 }
+
+/** Words repeat across documents and calls (labels, headings): folding each distinct string once is much cheaper. */
+const FOLDED = new Map<string, string>();
 
 /** Spaces collapsed and trimmed: the normal form of names and addresses. */
 export function collapseSpaces(text: string): string {

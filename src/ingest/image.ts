@@ -38,10 +38,13 @@ export async function inspectImage(bytes: Uint8Array, type: "png" | "jpeg"): Pro
   return { width, height };
 }
 
-/** Decodes with the pixel limit, applies EXIF orientation; decode failures become typed errors. */
+/** Decodes with the pixel limit and applies EXIF orientation (toBuffer turns decode failures into typed errors). */
 export function decodeImage(bytes: Uint8Array): sharp.Sharp {
   // failOn "error": a truncated phone JPEG still decodes (grey tail) rather than failing the whole upload.
-  return sharp(bytes, { limitInputPixels: LIMITS.maxPixels, failOn: "error" }).rotate();
+  // Transparent areas become white paper, not the black their colour channels often hold.
+  return sharp(bytes, { limitInputPixels: LIMITS.maxPixels, failOn: "error" })
+    .rotate()
+    .flatten({ background: "#ffffff" });
 }
 
 export async function toBuffer(image: sharp.Sharp): Promise<{ data: Buffer; info: sharp.OutputInfo }> {
@@ -66,7 +69,7 @@ const UPSCALE_BELOW_WIDTH = 1000;
 
 /** Greyscale PGM of the upright image for OCR; `size` is its displayed size (from inspectImage). */
 export async function imageForOcr(bytes: Uint8Array, size: ImageSize): Promise<Buffer> {
-  let image = decodeImage(bytes).removeAlpha().greyscale();
+  let image = decodeImage(bytes).greyscale();
   if (size.width < UPSCALE_BELOW_WIDTH) image = image.resize({ width: size.width * 2, kernel: "lanczos3" });
   const { data, info } = await toBuffer(image.raw());
   return pgm(info.width, info.height, data);

@@ -59,6 +59,12 @@ export interface FileRecord {
   attempts: number;
 }
 
+export interface FileWithResults {
+  file: FileRecord;
+  /** Present once FINALISED. */
+  results: Results | undefined;
+}
+
 export type NewFile = Omit<FileRecord, "status" | "error" | "startedAt" | "finishedAt" | "attempts">;
 
 export interface TenantRepository {
@@ -90,9 +96,8 @@ export interface FileRepository {
   /** Writes the result and FINALISED in one transaction. */
   finalise(id: string, results: Results, at: string): Promise<void>;
   fail(id: string, error: ErrorBody, at: string): Promise<void>;
-  getResults(id: string): Promise<Results | undefined>;
   /** Tenant-scoped file with its results (when FINALISED) in one read: the hot path of GET /result/final. */
-  getWithResults(tenantId: string, id: string): Promise<{ file: FileRecord; results: Results | undefined } | undefined>;
+  getWithResults(tenantId: string, id: string): Promise<FileWithResults | undefined>;
   /** RECEIVED and IN PROGRESS files, oldest first: the embedded queue's backlog after a restart. */
   listUnfinished(): Promise<string[]>;
 }

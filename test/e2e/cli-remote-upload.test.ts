@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { csvLine, formatOutcomes } from "../../src/cli/remote-output.js";
 import { invoicePdf, startTestServer, type TestServer } from "../helpers/server.js";
 
 const CLI = ["--import", "tsx", "src/cli/main.ts"];
@@ -25,7 +26,14 @@ function docsift(args: string[], env: Record<string, string> = {}): Promise<Run>
     execFile(
       process.execPath,
       [...CLI, ...args],
-      { env: { ...process.env, DOCSIFT_URL: server.url, DOCSIFT_API_KEY: `${server.admin.clientId}:${server.admin.clientSecret}`, ...env } },
+      {
+        env: {
+          ...process.env,
+          DOCSIFT_URL: server.url,
+          DOCSIFT_API_KEY: `${server.admin.clientId}:${server.admin.clientSecret}`,
+          ...env,
+        },
+      },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -39,14 +47,22 @@ function parseCsv(text: string): string[][] {
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") row.push(cell), (cell = "");
-    else if (c === "\n") row.push(cell), rows.push(row), (row = []), (cell = "");
-    else cell += c;
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (!quoted && c === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (!quoted && c === "\n") {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+    } else {
+      cell += c;
+    }
   }
   return rows;
 }
@@ -63,9 +79,18 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe("docsift upload", () => {
+describe("docsift upload and result", () => {
   test("--wait --format csv: a row per file with file, fileId, status and each field's value", async () => {
-    const run = await docsift(["upload", join(dir, "a.pdf"), join(dir, "b.pdf"), "--field-set", "invoice", "--wait", "--format", "csv"]);
+    const run = await docsift([
+      "upload",
+      join(dir, "a.pdf"),
+      join(dir, "b.pdf"),
+      "--field-set",
+      "invoice",
+      "--wait",
+      "--format",
+      "csv",
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const [header, ...rows] = parseCsv(run.stdout);
     assert.deepEqual(header?.slice(0, 4), ["file", "fileId", "status", "invoice.number"]);
@@ -81,9 +106,21 @@ describe("docsift upload", () => {
   });
 
   test("without --wait it prints receipts (jsonl); `docsift result` then prints the results", async () => {
-    const up = await docsift(["upload", join(dir, "a.pdf"), "--product", "invoices", "--locale", "en-GB", "--format", "jsonl"]);
+    const up = await docsift([
+      "upload",
+      join(dir, "a.pdf"),
+      "--product",
+      "invoices",
+      "--locale",
+      "en-GB",
+      "--format",
+      "jsonl",
+    ]);
     assert.equal(up.code, 0, up.stderr);
-    const receipts = up.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, string>);
+    const receipts = up.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, string>);
     assert.equal(receipts.length, 1);
     assert.equal(receipts[0]?.status, "RECEIVED");
     const fileId = receipts[0]?.fileId ?? "";
@@ -91,11 +128,18 @@ describe("docsift upload", () => {
 
     const res = await docsift(["result", fileId]);
     assert.equal(res.code, 0, res.stderr);
-    const body = JSON.parse(res.stdout) as { fileId: string; status: string; results: { fields: { name: string; value: unknown }[] } };
+    const body = JSON.parse(res.stdout) as {
+      fileId: string;
+      status: string;
+      results: { fields: { name: string; value: unknown }[] };
+    };
     assert.equal(body.fileId, fileId);
     assert.equal(body.status, "FINALISED");
     assert.equal(body.results.fields.find((f) => f.name === "invoice.number")?.value, "CLI-1");
-    assert.ok(body.results.fields.some((f) => f.name === "payment.iban"), "the product's field sets are all there");
+    assert.ok(
+      body.results.fields.some((f) => f.name === "payment.iban"),
+      "the product's field sets are all there",
+    );
 
     const csv = await docsift(["result", fileId, "--timeout", "0", "--format", "csv"]);
     assert.equal(csv.code, 0, csv.stderr);
@@ -105,7 +149,15 @@ describe("docsift upload", () => {
   });
 
   test("a file the service refuses is a FAILED entry with its error code; the others still go; exit 1", async () => {
-    const run = await docsift(["upload", join(dir, "notes.txt"), join(dir, "b.pdf"), "--field-set", "invoice", "--format", "json"]);
+    const run = await docsift([
+      "upload",
+      join(dir, "notes.txt"),
+      join(dir, "b.pdf"),
+      "--field-set",
+      "invoice",
+      "--format",
+      "json",
+    ]);
     assert.equal(run.code, 1);
     const outcomes = JSON.parse(run.stdout) as { file: string; status: string; error?: { error: string } }[];
     assert.equal(outcomes[0]?.status, "FAILED");
@@ -115,7 +167,10 @@ describe("docsift upload", () => {
 
   test("usage mistakes exit 2; an unknown file id or wrong credentials exit 1 with the service's code", async () => {
     assert.equal((await docsift(["upload", join(dir, "a.pdf")])).code, 2, "no --product or --field-set");
-    assert.equal((await docsift(["upload", join(dir, "a.pdf"), "--product", "invoices", "--field-set", "invoice"])).code, 2);
+    assert.equal(
+      (await docsift(["upload", join(dir, "a.pdf"), "--product", "invoices", "--field-set", "invoice"])).code,
+      2,
+    );
     assert.equal((await docsift(["upload", join(dir, "a.pdf"), "--product", "invoices", "--format", "xml"])).code, 2);
     assert.equal((await docsift(["result", "x"], { DOCSIFT_API_KEY: "" })).code, 2, "no credentials");
     const unknown = await docsift(["result", "00000000-0000-4000-8000-000000000000"]);
@@ -128,5 +183,33 @@ describe("docsift upload", () => {
     });
     assert.equal(wrong.code, 1);
     assert.equal((JSON.parse(wrong.stdout) as { error: { error: string } }).error.error, "invalid_client");
+  });
+});
+
+describe("csv output", () => {
+  test("cells with commas, quotes or newlines are quoted; child references and nulls become text", () => {
+    assert.equal(csvLine(["a,b", 'say "hi"', "two\nlines", "plain"]), '"a,b","say ""hi""","two\nlines",plain\n');
+    const csv = formatOutcomes(
+      [
+        {
+          file: "multi.pdf",
+          fileId: "f1",
+          status: "FINALISED",
+          results: {
+            fields: [
+              { name: "components.children", value: [{ file_id: "c1" }, { file_id: "c2" }] },
+              { name: "invoice.number", value: null, confidence: 0.1, boundingBox: null },
+            ],
+          },
+        },
+        { file: "x.txt", status: "FAILED", error: { error: "unsupported_type", message: "no" } },
+      ],
+      "csv",
+    );
+    assert.deepEqual(parseCsv(csv), [
+      ["file", "fileId", "status", "components.children", "invoice.number"],
+      ["multi.pdf", "f1", "FINALISED", "c1 c2", ""],
+      ["x.txt", "", "FAILED", "", ""],
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFName, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import type { Box } from "../../src/document/model.js";
 import { renderPage } from "../../src/ingest/index.js";
@@ -98,6 +98,40 @@ export async function makeImagePdf(jpegs: Buffer[], size = A4): Promise<Uint8Arr
     doc.addPage([size.width, size.height]).drawImage(image, { x: 0, y: 0, width: size.width, height: size.height });
   }
   return doc.save();
+}
+
+/** A ToUnicode CMap sending every printable ASCII code to the Private Use Area: what broken subset fonts look like. */
+const PRIVATE_USE_CMAP = `/CIDInit /ProcSet findresource begin
+12 dict begin
+begincmap
+/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def
+/CMapName /Garbage-UCS def
+/CMapType 2 def
+1 begincodespacerange
+<00> <FF>
+endcodespacerange
+1 beginbfrange
+<20> <7E> <E000>
+endbfrange
+endcmap
+CMapName currentdict /CMap defineresource pop
+end
+end`;
+
+/**
+ * Adds an invisible text layer to page 1 whose font maps every character to private-use code points, as PDFs
+ * with subset fonts lacking a Unicode map do: the page looks unchanged but its text layer is garbage.
+ */
+export async function withGarbageTextLayer(bytes: Uint8Array, text: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.getPage(0).drawText(text, { x: 60, y: 700, size: 12, font, opacity: 0 });
+  // pdf-lib writes the font dictionary only when saving, so the CMap is attached after a round trip.
+  const saved = await PDFDocument.load(await doc.save());
+  const cmap = saved.context.register(saved.context.stream(PRIVATE_USE_CMAP));
+  const fonts = saved.getPage(0).node.Resources()?.lookup(PDFName.of("Font"), PDFDict);
+  for (const [, ref] of fonts?.entries() ?? []) saved.context.lookup(ref, PDFDict).set(PDFName.of("ToUnicode"), cmap);
+  return saved.save();
 }
 
 /** Appends pages of `extra` to `base` (mixed text + scanned PDFs). */

@@ -38,7 +38,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     workers: options.workers ?? 2,
     resultWaitMs: options.resultWaitMs,
     bootstrapClient: `${admin.clientId}:${admin.clientSecret}`,
-    logger: false,
+    logLevel: "silent",
   });
   return {
     url: service.url,

@@ -98,8 +98,14 @@ describe("retry policy", () => {
 
   test("backoff doubles with jitter inside [step/2, step], is capped, and stops after the retries", () => {
     const policy = { retries: 3, baseDelayMs: 100, maxDelayMs: 350 };
-    assert.deepEqual([0, 1, 2].map((a) => backoffDelay(a, policy, () => 0)), [50, 100, 175]);
-    assert.deepEqual([0, 1, 2].map((a) => backoffDelay(a, policy, () => 0.999)), [100, 200, 350]);
+    assert.deepEqual(
+      [0, 1, 2].map((a) => backoffDelay(a, policy, () => 0)),
+      [50, 100, 175],
+    );
+    assert.deepEqual(
+      [0, 1, 2].map((a) => backoffDelay(a, policy, () => 0.999)),
+      [100, 200, 350],
+    );
     assert.equal(nextDelay(3, undefined, policy), undefined);
     assert.equal(nextDelay(0, 300, policy), 300, "Retry-After wins over the backoff");
     assert.equal(nextDelay(0, 60_000, DEFAULT_RETRY_POLICY), undefined, "a pause beyond the cap ends the retries");
@@ -108,7 +114,8 @@ describe("retry policy", () => {
 
 describe("retries through the proxy", () => {
   test("a 503 with Retry-After: 1 is retried after a second and the call succeeds", async () => {
-    proxy.intercept = (req, res, n) => req.url === "/catalog" && n === 0 && answer(res, 503, "unavailable", { "retry-after": "1" });
+    proxy.intercept = (req, res, n) =>
+      req.url === "/catalog" && n === 0 && answer(res, 503, "unavailable", { "retry-after": "1" });
     const catalog = await sdk().catalog();
     assert.ok(catalog.products.length > 0);
     const [refused, served] = hits("/catalog");
@@ -152,7 +159,9 @@ describe("retries through the proxy", () => {
   test("attempts are bounded: a steady 429 ends in a rate_limited error after retries + 1 attempts", async () => {
     proxy.seen = [];
     proxy.intercept = (req, res) => req.url === "/catalog" && answer(res, 429, "rate_limited", { "retry-after": "0" });
-    const err = await sdk({ retries: 2 }).catalog().catch((e: unknown) => e);
+    const err = await sdk({ retries: 2 })
+      .catalog()
+      .catch((e: unknown) => e);
     assert.ok(err instanceof DocsiftApiError);
     assert.equal(err.status, 429);
     assert.equal(err.code, "rate_limited");
@@ -161,8 +170,11 @@ describe("retries through the proxy", () => {
 
   test("a Retry-After longer than the longest wait fails at once instead of hanging", async () => {
     proxy.seen = [];
-    proxy.intercept = (req, res) => req.url === "/catalog" && answer(res, 503, "unavailable", { "retry-after": "3600" });
-    const err = await sdk().catalog().catch((e: unknown) => e);
+    proxy.intercept = (req, res) =>
+      req.url === "/catalog" && answer(res, 503, "unavailable", { "retry-after": "3600" });
+    const err = await sdk()
+      .catalog()
+      .catch((e: unknown) => e);
     assert.ok(err instanceof DocsiftApiError && err.code === "unavailable");
     assert.equal(hits("/catalog").length, 1);
   });

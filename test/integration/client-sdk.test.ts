@@ -25,7 +25,7 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function valueOf(result: FinalResult, name: string): unknown {
+function fieldValue(result: FinalResult, name: string): unknown {
   assert.equal(result.status, "FINALISED", JSON.stringify(result));
   return result.status === "FINALISED" ? result.results.fields.find((f) => f.name === name)?.value : undefined;
 }
@@ -62,7 +62,7 @@ describe("files", () => {
     }
     const results = await Promise.all(receipts.map((r) => client.waitForResult(r.fileId)));
     assert.deepEqual(
-      results.map((r) => valueOf(r, "invoice.number")),
+      results.map((r) => fieldValue(r, "invoice.number")),
       ["P-100", "B-200", "U-300", "S-400"],
     );
     // A product brings all its field sets.
@@ -81,7 +81,7 @@ describe("files", () => {
     assert.equal(result.fileId, receipt.fileId);
     assert.equal(result.status, "FINALISED");
     if (result.status !== "FINALISED") return;
-    assert.equal(valueOf(result, "invoice.number"), "B64-1");
+    assert.equal(fieldValue(result, "invoice.number"), "B64-1");
     assert.ok(result.results.fields.some((f) => f.name === "document.type"));
     // Finished: timeout 0 answers the same at once.
     assert.deepEqual(await client.result(receipt.fileId, { timeout: 0 }), result);
@@ -96,7 +96,7 @@ describe("files", () => {
     const done = await client.extract(jpg, { products: ["receipts"], fileName: "again.jpg", deadlineMs: 120_000 });
     assert.equal(done.status, "FINALISED");
     assert.notEqual(done.fileId, receipt.fileId);
-    assert.ok(typeof valueOf(done, "receipt.total") === "string");
+    assert.ok(typeof fieldValue(done, "receipt.total") === "string");
   });
 
   test("image() returns the page as PNG; a page past the end is a not_found error", async () => {
@@ -124,13 +124,21 @@ describe("errors carry the service's status and code", () => {
     const unknown = await rejectsWith(client.upload(pdf, { products: ["no-such-product"] }), 400, "bad_request");
     assert.match(unknown.message, /no-such-product/);
     assert.match(unknown.requestId ?? "", /^[0-9a-f-]{36}$/);
-    await rejectsWith(client.upload(Buffer.from("plain text, not a document"), { fieldSet: "invoice" }), 415, "unsupported_type");
+    await rejectsWith(
+      client.upload(Buffer.from("plain text, not a document"), { fieldSet: "invoice" }),
+      415,
+      "unsupported_type",
+    );
     await rejectsWith(client.uploadBase64("%%%not base64%%%", { fieldSet: "invoice" }), 400, "bad_request");
     await rejectsWith(client.result("00000000-0000-4000-8000-000000000000"), 404, "not_found");
   });
 
   test("wrong secret is invalid_client; a token narrowed to result:all cannot upload (forbidden)", async () => {
-    const wrong = new DocsiftClient({ baseUrl: server.url, clientId: server.admin.clientId, clientSecret: "wrong-secret" });
+    const wrong = new DocsiftClient({
+      baseUrl: server.url,
+      clientId: server.admin.clientId,
+      clientSecret: "wrong-secret",
+    });
     await rejectsWith(wrong.catalog(), 401, "invalid_client");
     const reader = new DocsiftClient({ baseUrl: server.url, ...server.admin, scope: "result:all" });
     await rejectsWith(reader.upload(Buffer.from("%PDF-1.4"), { fieldSet: "invoice" }), 403, "forbidden");

@@ -152,7 +152,9 @@ describe("extract and locale", () => {
   });
 
   it("infers day-first order from an unambiguous date on the page and is less sure without any", async () => {
-    const withHint = await ingest((await makeTextPdf([[...page, { text: "Delivered 25/03/2024", x: 50, y: 680, size: 11 }]])).bytes);
+    const withHint = await ingest(
+      (await makeTextPdf([[...page, { text: "Delivered 25/03/2024", x: 50, y: 680, size: 11 }]])).bytes,
+    );
     const without = await ingest((await makeTextPdf([page])).bytes);
     const wanted = resolveFields({ fieldSets: ["invoice"] });
     const hinted = extract(withHint, wanted).find((f) => f.name === "invoice.date");

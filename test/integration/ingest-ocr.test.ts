@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
 import type { Page } from "../../src/document/model.js";
 import { createOcrEngine, ingest, type OcrEngine } from "../../src/ingest/index.js";
+import { withPdf } from "../../src/ingest/pdf-open.js";
 import {
   concatPdfs,
   type ExpectedWord,
@@ -11,6 +12,7 @@ import {
   makeTextPdf,
   SAMPLE_LINES,
   scanAsJpeg,
+  withGarbageTextLayer,
   wordRecall,
 } from "../helpers/pdf-fixtures.js";
 
@@ -53,7 +55,12 @@ describe("ingest: OCR of scanned pages and images", () => {
   it("tesseract CLI: a two-page PDF with one text page and one scanned page, page by page", async () => {
     const engine = createOcrEngine("tesseract-cli");
     engines.push(engine);
-    const mixed = await concatPdfs(textPdf, await makeImagePdf([scan]));
+    // The scanned page also carries an invisible garbage text layer (private-use glyphs): it must be OCR'd anyway.
+    const scannedPage = await withGarbageTextLayer(await makeImagePdf([scan]), "Invoice Number 999 Total 1.00");
+    const layer = await withPdf(scannedPage, async (doc) => (await doc.getPage(1)).getTextContent());
+    const layerText = layer.items.map((item) => ("str" in item ? item.str : "")).join("");
+    assert.match(layerText, /^[\uE000-\uF8FF]{10,}/u, "the fixture's text layer decodes to private-use glyphs");
+    const mixed = await concatPdfs(textPdf, scannedPage);
     const sources: string[] = [];
     const doc = await ingest(mixed, { ocr: engine, onPage: (p) => (sources[p.pageNum - 1] = p.source) });
     assert.deepEqual(
@@ -88,5 +95,18 @@ describe("ingest: OCR of scanned pages and images", () => {
     assert.equal(doc.type, "jpeg");
     assert.ok(page.height > page.width, "page size is the upright (displayed) size");
     assertReads(page);
+  });
+
+  it("a page over its OCR time limit has its process killed and fails with a typed error; abort stops too", async () => {
+    const engine = createOcrEngine("tesseract-cli");
+    process.env.DOCSIFT_OCR_TIMEOUT_MS = "50";
+    try {
+      await assert.rejects(ingest(scan, { ocr: engine }), { code: "timeout" });
+    } finally {
+      delete process.env.DOCSIFT_OCR_TIMEOUT_MS;
+    }
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("client went away")), 50);
+    await assert.rejects(ingest(scan, { ocr: engine, signal: controller.signal }), /client went away/);
   });
 });

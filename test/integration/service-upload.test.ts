@@ -180,6 +180,20 @@ describe("upload errors store nothing", () => {
     });
   }
 
+  test("400 for a file under another name and for two files", async () => {
+    const misnamed = new FormData();
+    misnamed.append("fieldSet", "invoice");
+    misnamed.append("document", new Blob([pdf]), "a.pdf");
+    const res = await upload(server, token, misnamed);
+    assert.equal(res.status, 400);
+    assert.match(String(res.body.message), /fileToUpload/);
+    const two = uploadForm(pdf, { fieldSet: "invoice" });
+    two.append("fileToUpload", new Blob([pdf]), "b.pdf");
+    const twice = await upload(server, token, two);
+    assert.equal(twice.status, 400);
+    assert.match(String(twice.body.message), /exactly one file/);
+  });
+
   test("400 when the form has no file", async () => {
     const form = new FormData();
     form.append("fieldSet", "invoice");

@@ -94,7 +94,7 @@ const RECEIPT = receipt([
   [["THANK YOU PLEASE COME AGAIN", 20]],
 ]);
 
-function valueOf(doc: Document, name: string, locale?: string): string | null {
+function fieldValue(doc: Document, name: string, locale?: string): string | null {
   const fields = extract(doc, resolveFields({ products: ["receipts", "documents"] }), { locale });
   return fields.find((f) => f.name === name)?.value ?? null;
 }
@@ -115,11 +115,11 @@ describe("extract on a till receipt", () => {
   });
 
   it("takes the total paid, not the subtotal, the cash tendered or the change", () => {
-    assert.equal(valueOf(RECEIPT, "receipt.total"), "36.35");
+    assert.equal(fieldValue(RECEIPT, "receipt.total"), "36.35");
   });
 
   it("calls a narrow page with cash and change a receipt", () => {
-    assert.equal(valueOf(RECEIPT, "document.type"), "receipt");
+    assert.equal(fieldValue(RECEIPT, "document.type"), "receipt");
   });
 });
 

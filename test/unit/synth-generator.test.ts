@@ -36,7 +36,7 @@ const cents = (label: string): number => Math.round(Number(label) * 100);
 
 describe("generateDocument", () => {
   const docs: SyntheticDocument[] = [];
-  const plan = corpusPlan(7, 40, 0.6);
+  const plan = corpusPlan(7, 30, 0.6);
   before(async () => {
     for (const entry of plan) docs.push(await generateDocument(entry.seed, entry.kind));
   });

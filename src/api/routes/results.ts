@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DocsiftError } from "../../domain/errors.js";
 import type { CompletionSignal } from "../../queue/completion.js";
-import type { BlobStore, FileRecord, Store } from "../../store/types.js";
+import type { BlobStore, FileRecord, FileWithResults, Store } from "../../store/types.js";
 import type { ProcessingPool } from "../../workflows/processing-tasks.js";
 import { principalOf } from "../auth-hook.js";
 import { errorResponses, fieldSchema, fileIdParams } from "../schemas.js";
@@ -38,11 +38,8 @@ const isDone = (file: FileRecord): boolean => file.status === "FINALISED" || fil
 export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Promise<void> {
   const { store, completion } = deps;
 
-  const answer = async (file: FileRecord) => {
-    if (file.status === "FINALISED") {
-      const results = await store.files.getResults(file.id);
-      if (results) return { fileId: file.id, status: file.status, results };
-    }
+  const answer = ({ file, results }: FileWithResults) => {
+    if (file.status === "FINALISED" && results) return { fileId: file.id, status: file.status, results };
     if (file.status === "FAILED" && file.error) return { fileId: file.id, status: file.status, error: file.error };
     return { fileId: file.id, status: file.status };
   };
@@ -91,21 +88,26 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
     request: FastifyRequest<{ Params: { fileId: string }; Querystring: { timeout?: number } }>,
     reply: FastifyReply,
   ) => {
-    const wanted = request.params.fileId;
+    const tenantId = principalOf(request).tenantId;
+    const fileId = request.params.fileId.toLowerCase();
+    const read = async (): Promise<FileWithResults> => {
+      const found = UUID.test(fileId) ? await store.files.getWithResults(tenantId, fileId) : undefined;
+      if (!found) throw notFound();
+      return found;
+    };
+    let found = await read();
     const waitMs = Math.min(request.query.timeout ?? deps.maxWaitMs, deps.maxWaitMs);
-    // Subscribe before reading, so a completion between the read and the wait is not missed. A client that hangs
-    // up ends its wait: the response's close fires before the response finished.
+    if (isDone(found.file) || waitMs === 0) return answer(found);
+    // Subscribe, then read again: a completion between the first read and the subscription is not missed.
+    // A client that hangs up ends its wait (the response closes before it finished).
     const abort = new AbortController();
     const onClose = (): void => abort.abort();
     reply.raw.once("close", onClose);
-    const woken = UUID.test(wanted) && waitMs > 0 ? completion.wait(wanted.toLowerCase(), waitMs, abort.signal) : null;
     try {
-      let file = await findFile(store, request, wanted);
-      if (!isDone(file) && woken) {
-        await woken;
-        file = (await store.files.get(file.tenantId, file.id)) ?? file;
-      }
-      return await answer(file);
+      const woken = completion.wait(fileId, waitMs, abort.signal);
+      found = await read();
+      if (!isDone(found.file) && (await woken)) found = await read();
+      return answer(found);
     } finally {
       abort.abort();
       reply.raw.off("close", onClose);

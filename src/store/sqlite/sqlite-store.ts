@@ -115,7 +115,7 @@ function clientRepository(db: Kysely<Database>): ClientRepository {
       return Number(res.numUpdatedRows) > 0;
     },
     async setSecretHash(id, secretHash) {
-      await db.updateTable("clients").set({ secret_hash: secretHash, revoked_at: null }).where("id", "=", id).execute();
+      await db.updateTable("clients").set({ secret_hash: secretHash }).where("id", "=", id).execute();
     },
   };
 }
@@ -216,10 +216,6 @@ function fileRepository(db: Kysely<Database>): FileRepository {
         .set({ status: "FAILED", finished_at: at, error: JSON.stringify(error) })
         .where("id", "=", id)
         .execute();
-    },
-    async getResults(id) {
-      const row = await db.selectFrom("results").select("body").where("file_id", "=", id).executeTakeFirst();
-      return row && (JSON.parse(row.body) as Results);
     },
     async getWithResults(tenantId, id) {
       const row = await db
