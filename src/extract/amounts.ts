@@ -8,6 +8,7 @@ import { type AmountCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
 import type { LabelRole } from "./labels.js";
+import { formatAmount } from "./normalise/amount.js";
 import type { Layout } from "./layout.js";
 
 export type AmountRole = "total" | "subtotal" | "tax" | "amountDue";
@@ -40,6 +41,17 @@ const OTHER_ROLES: Record<AmountRole, readonly LabelRole[]> = {
 interface RoleScored {
   candidate: AmountCandidate;
   score: number;
+}
+
+const DECIMAL_SHARE = new WeakMap<readonly AmountCandidate[], number>();
+
+function decimalShare(all: readonly AmountCandidate[]): number {
+  let share = DECIMAL_SHARE.get(all);
+  if (share === undefined) {
+    share = all.length === 0 ? 0 : all.filter((c) => c.hasDecimals).length / all.length;
+    DECIMAL_SHARE.set(all, share);
+  }
+  return share;
 }
 
 function sameValueCount(all: readonly AmountCandidate[], c: AmountCandidate): number {
@@ -99,7 +111,8 @@ export function scoreRole(
   const other = roleStrength(labels, OTHER_ROLES[role]);
   const negative = roleStrength(labels, NEGATIVE);
   let score = 2.4 * Math.max(own, total) - 1.6 * Math.max(other, negative) * (own > 0 ? 0.5 : 1);
-  if (!c.hasDecimals) score -= receipt ? 1.2 : 0.6;
+  // Where amounts are printed with decimals, a bare integer ("within 30 days") is a count, not money.
+  if (!c.hasDecimals) score -= receipt || decimalShare(all) > 0.5 ? 1.2 : 0.6;
   if (c.value === 0 && role !== "tax") score -= 0.8;
   if (Math.abs(c.value) > 1e7) score -= 1.5;
   const repeats = Math.min(sameValueCount(all, c), 3);
@@ -164,7 +177,47 @@ export function chooseAmounts(
     family: "amount",
     best: scored(combo[role]),
   });
-  return { total: decide("total"), subtotal: decide("subtotal"), tax: decide("tax"), amountDue: decide("amountDue") };
+  const tax = roles.includes("tax") ? (taxFromRates(layout, all, combo, receipt) ?? decide("tax")) : decide("tax");
+  return { total: decide("total"), subtotal: decide("subtotal"), tax, amountDue: decide("amountDue") };
+}
+
+/**
+ * Invoices with several VAT rates often print the tax per rate only (7 % and 19 %): when subtotal and total are
+ * known and the chosen tax does not bridge them, tax amounts whose sum does are the total tax. Its words are those
+ * of the per-rate amounts it adds up.
+ */
+function taxFromRates(
+  layout: Layout,
+  all: readonly AmountCandidate[],
+  combo: Record<AmountRole, RoleScored | null>,
+  receipt: boolean,
+): Decision | null {
+  const { total, subtotal, tax } = combo;
+  if (!total || !subtotal) return null;
+  const gap = total.candidate.value - subtotal.candidate.value;
+  if (tax && Math.abs(subtotal.candidate.value + tax.candidate.value - total.candidate.value) < CLOSE) return null;
+  const rates = all
+    .filter((c) => c !== total.candidate && c !== subtotal.candidate)
+    .map((candidate) => ({ candidate, score: scoreRole(layout, "tax", candidate, all, receipt) }))
+    .filter((e) => e.score > 1)
+    .slice(0, 10);
+  for (let i = 0; i < rates.length; i++) {
+    for (let j = i + 1; j < rates.length; j++) {
+      const a = rates[i];
+      const b = rates[j];
+      if (!a || !b || a.candidate.segment.row === b.candidate.segment.row) continue;
+      if (Math.abs(a.candidate.value + b.candidate.value - gap) >= CLOSE) continue;
+      return {
+        family: "amount",
+        best: {
+          value: formatAmount(gap),
+          score: Math.min(a.score, b.score, total.score, subtotal.score),
+          words: [...a.candidate.words, ...b.candidate.words],
+        },
+      };
+    }
+  }
+  return null;
 }
 
 function comboScore(combo: Record<AmountRole, RoleScored | null>): number {

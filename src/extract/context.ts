@@ -4,7 +4,7 @@
  * side ("Sub Total: 5.00" is a subtotal, not a total), with a strength that decays with distance.
  */
 
-import { LABELS, type LabelEntry, type LabelRole, MAX_LABEL_CHARS } from "./labels.js";
+import { correctLabelWord, LABELS, type LabelEntry, type LabelRole, MAX_LABEL_CHARS } from "./labels.js";
 import type { Layout, Segment } from "./layout.js";
 
 export interface Span {
@@ -30,15 +30,27 @@ export interface SpanLabels {
 
 const LEFT_DECAY = [1, 0.8, 0.6, 0.4, 0.25];
 
+interface LeftWord {
+  text: string;
+  /** Column gaps crossed between this word and the value. */
+  gaps: number;
+  /** OCR confidence of the word (1 for a text layer). */
+  confidence: number;
+}
+
 /** Folded words to the left of the span, nearest first, with the number of column gaps crossed before each. */
-function leftWords(layout: Layout, span: Span): Array<{ text: string; gaps: number }> {
-  const out: Array<{ text: string; gaps: number }> = [];
-  for (let i = span.start - 1; i >= 0; i--) out.push({ text: span.segment.folded[i] ?? "", gaps: 0 });
+function leftWords(layout: Layout, span: Span): LeftWord[] {
+  const out: LeftWord[] = [];
+  for (let i = span.start - 1; i >= 0; i--) {
+    out.push({ text: span.segment.folded[i] ?? "", gaps: 0, confidence: span.segment.words[i]?.confidence ?? 1 });
+  }
   const page = layout.pages.find((p) => p.pageNum === span.segment.pageNum);
   const row = page?.rows[span.segment.row] ?? [];
   const left = row.filter((s) => s.box.x1 <= span.segment.box.x0 + 1e-6).sort((a, b) => b.box.x1 - a.box.x1);
   left.forEach((seg, g) => {
-    for (let i = seg.folded.length - 1; i >= 0; i--) out.push({ text: seg.folded[i] ?? "", gaps: g + 1 });
+    for (let i = seg.folded.length - 1; i >= 0; i--) {
+      out.push({ text: seg.folded[i] ?? "", gaps: g + 1, confidence: seg.words[i]?.confidence ?? 1 });
+    }
   });
   return out;
 }
@@ -139,8 +151,17 @@ function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
 }
 
 /** Nearest label ending within a few words of the span, preferring the longest phrase at that distance. */
-function matchBackwards(all: Array<{ text: string; gaps: number }>): LabelHit | null {
+function matchBackwards(all: LeftWord[]): LabelHit | null {
   const words = all.filter((w) => w.text !== "" && !SKIPPED.has(w.text));
+  const exact = matchQualified(words);
+  if (exact) return exact;
+  // Only when nothing matched as printed: read OCR-damaged label words (the ones OCR itself doubted) as the label
+  // they most likely are; a confidently read "Charge" stays a charge, not a "Change".
+  const corrected = words.map((w) => (w.confidence < 0.9 ? { ...w, text: correctLabelWord(w.text) } : w));
+  return corrected.some((w, i) => w.text !== words[i]?.text) ? matchQualified(corrected) : null;
+}
+
+function matchQualified(words: Array<{ text: string; gaps: number }>): LabelHit | null {
   const qualified = dropQualifiers(words);
   // "inkl. MwSt 4,94" has no head label before the qualifier: then the qualifier's tax word is the label.
   return (
@@ -222,7 +243,9 @@ export function spanLabels(layout: Layout, span: Span): SpanLabels {
 /** Strength with which the span is labelled as one of the roles (0 when its nearest labels say something else). */
 export function roleStrength(labels: SpanLabels, roles: readonly LabelRole[]): number {
   let best = 0;
-  for (const hit of [labels.left, labels.above]) {
+  // A value with its own label on the left is not labelled by the line above it (stacked "Label  value" rows).
+  const above = labels.left && labels.left.decay >= 0.5 ? null : labels.above;
+  for (const hit of [labels.left, above]) {
     if (!hit) continue;
     for (const entry of hit.roles) {
       if (roles.includes(entry.role)) best = Math.max(best, entry.weight * hit.decay);

@@ -26,6 +26,9 @@ function issueScore(layout: Layout, c: DateCandidate, receipt: boolean): number 
   const other = roleStrength(labels, ["dueDate", "otherDate"]);
   const position = pagePosition(layout, c);
   let score = 2.2 * issue + 1.6 * generic - 1.8 * other;
+  // The issue date is usually in the document's title line or header, printed larger than the body text.
+  const page = layout.pages.find((p) => p.pageNum === c.segment.pageNum);
+  if (page && page.medianHeight > 0) score += 0.25 * Math.max(0, Math.min(c.segment.height / page.medianHeight - 1, 1));
   score += position < 0.5 ? 0.4 - 0.4 * position : -0.2 * Math.min(position, 2);
   if (receipt) score += 0.5;
   return score;

@@ -36,7 +36,9 @@ export function toField(name: string, decision: Decision, pageOfWord: (id: numbe
   const curve = curveOf(decision.family);
   const best = decision.best;
   if (!best) return { name, value: null, confidence: curve.absent, boundingBox: null };
-  const confidence = Math.round(confidenceOf(decision.family, best.score) * (decision.penalty ?? 1) * 1000) / 1000;
+  const quality = best.words.length > 0 ? best.words.reduce((a, w) => a + w.confidence, 0) / best.words.length : 1;
+  const confidence =
+    Math.round(confidenceOf(decision.family, best.score, quality) * (decision.penalty ?? 1) * 1000) / 1000;
   if (confidence < curve.emitAbove) {
     return { name, value: null, confidence: Math.round((1 - confidence) * 1000) / 1000, boundingBox: null };
   }

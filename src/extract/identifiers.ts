@@ -287,8 +287,8 @@ export function currency(
       const isCode = ISO_CURRENCIES.has(bare.toUpperCase()) && bare === bare.toUpperCase();
       const code = isCode ? bare.toUpperCase() : /^[€$£¥]$|^RM$|^CHF$/.test(bare) ? parseCurrency(bare, hints) : null;
       if (!code) return;
-      const labelled = roleStrength(labelsOf(layout, spanOf(segment, i, i + 1)), ["currency"]) > 0;
-      vote(code, [word], labelled ? 3 : 1, labelled);
+      const strength = roleStrength(labelsOf(layout, spanOf(segment, i, i + 1)), ["currency"]);
+      vote(code, [word], 1 + 3 * strength, strength > 0);
     });
   }
   const ranked = [...votes.entries()].sort((a, b) => b[1].count - a[1].count);

@@ -49,6 +49,7 @@ export type LabelRole =
 
 const PHRASES: Record<LabelRole, readonly string[]> = {
   total: [
+    "due payable|0.9",
     "invoice total",
     "total invoice amount",
     "total amount due|0.9",
@@ -152,6 +153,7 @@ const PHRASES: Record<LabelRole, readonly string[]> = {
     "summa",
   ],
   subtotal: [
+    "net total|0.8",
     "sub total",
     "zw summe",
     "zwischensumme netto",
@@ -217,6 +219,10 @@ const PHRASES: Record<LabelRole, readonly string[]> = {
     "jumlah kecil",
   ],
   tax: [
+    "ust gesamt",
+    "mwst gesamt",
+    "steuer gesamt",
+    "umsatzsteuer gesamt",
     "vat @",
     "vat",
     "tax included|0.8",
@@ -292,6 +298,8 @@ const PHRASES: Record<LabelRole, readonly string[]> = {
     "cukai",
   ],
   amountDue: [
+    "due payable",
+    "payable|0.8",
     "amount due",
     "balance due",
     "total due",
@@ -713,6 +721,14 @@ const PHRASES: Record<LabelRole, readonly string[]> = {
     "on|0.3",
   ],
   dueDate: [
+    "remit until",
+    "please remit until",
+    "pay until",
+    "payable until",
+    "netto bis",
+    "zahlbar bis zum",
+    "rein netto bis",
+    "ohne abzug bis",
     "fällig bis",
     "faellig bis",
     "fallig am",
@@ -1109,6 +1125,12 @@ const PHRASES: Record<LabelRole, readonly string[]> = {
     "concepto",
   ],
   currency: [
+    "rechnungswahrung",
+    "rechnungswährung",
+    "invoice currency",
+    "devise de facturation",
+    "moneda de la factura",
+    "factuurvaluta",
     "all amounts in",
     "amounts shown in",
     "amounts in",
@@ -1301,3 +1323,58 @@ export const LABELS: ReadonlyMap<string, readonly LabelEntry[]> = compile();
 
 /** Longest phrase in characters after folding: bounds the backwards walk over words. */
 export const MAX_LABEL_CHARS = Math.max(...[...LABELS.keys()].map((k) => k.length));
+
+/** Roles whose label words OCR often garbles on till receipts ("POTAL", "FOUNDING ADJUSTMENT", "CASK"). */
+const FUZZY_ROLES: ReadonlySet<LabelRole> = new Set([
+  "total",
+  "subtotal",
+  "tax",
+  "amountDue",
+  "cash",
+  "change",
+  "rounding",
+  "discount",
+  "invoiceDate",
+  "genericDate",
+]);
+
+function deletions(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
+  return out;
+}
+
+/** One-deletion variants of label words (5+ letters) -> the word; a variant two words share is dropped. */
+const FUZZY: ReadonlyMap<string, string> = (() => {
+  const words = new Set<string>();
+  for (const [role, phrases] of Object.entries(PHRASES) as Array<[LabelRole, readonly string[]]>) {
+    if (!FUZZY_ROLES.has(role)) continue;
+    for (const phrase of phrases) {
+      for (const w of (phrase.split("|")[0] ?? "").split(/\s+/).map(fold)) if (w.length >= 5) words.add(w);
+    }
+  }
+  const map = new Map<string, string>();
+  const ambiguous = new Set<string>();
+  for (const word of words) {
+    for (const variant of [word, ...deletions(word)]) {
+      const seen = map.get(variant);
+      if (seen !== undefined && seen !== word) ambiguous.add(variant);
+      else map.set(variant, word);
+    }
+  }
+  for (const variant of ambiguous) map.delete(variant);
+  return map;
+})();
+
+/**
+ * The label word an OCR-damaged word most likely is: one substituted, dropped or added character ("potal" ->
+ * "total", "founding" -> "rounding"). Words that are labels already, or short, are returned unchanged.
+ */
+export function correctLabelWord(word: string): string {
+  if (word.length < 5 || LABELS.has(word) || FUZZY.has(word)) return FUZZY.get(word) ?? word;
+  for (const variant of deletions(word)) {
+    const hit = FUZZY.get(variant);
+    if (hit && Math.abs(hit.length - word.length) <= 1) return hit;
+  }
+  return word;
+}

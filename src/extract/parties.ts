@@ -301,7 +301,8 @@ const GENERIC_SEEN = new Map<string, boolean>();
 function isGenericKey(key: string): boolean {
   if (GENERIC.has(key)) return true;
   if (key.length < 6 || key.length > 24) return false;
-  for (const g of GENERIC) if (g.length >= 6 && Math.abs(g.length - key.length) <= 2 && editDistance(key, g) <= 2) return true;
+  for (const g of GENERIC)
+    if (g.length >= 6 && Math.abs(g.length - key.length) <= 2 && editDistance(key, g) <= 2) return true;
   return false;
 }
 

@@ -58,21 +58,25 @@ export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Pr
 
   let contents: PageContent[];
   if (type === "pdf") {
-    contents = await withPdf(bytes, async (doc) => {
-      checkPageCount(doc.numPages);
-      const pageNums = Array.from({ length: doc.numPages }, (_, i) => i + 1);
-      // One page more than OCR slots: while every slot runs OCR, the next page renders on this thread.
-      return mapConcurrent(pageNums, concurrency + 1, (pageNum) =>
-        timed(pageNum, async () => {
-          signal.throwIfAborted();
-          const size = await pdfPageSize(doc, pageNum);
-          const words = await textLayerWords(doc, pageNum);
-          if (words) return { pageNum, ...size, source: "text", words };
-          const image = greyImage(await rasterisePdfPage(doc, pageNum, OCR_DPI));
-          return { pageNum, ...size, source: "ocr", words: (await ocr(image)).words };
-        }),
-      );
-    });
+    contents = await withPdf(
+      bytes,
+      async (doc) => {
+        checkPageCount(doc.numPages);
+        const pageNums = Array.from({ length: doc.numPages }, (_, i) => i + 1);
+        // One page more than OCR slots: while every slot runs OCR, the next page renders on this thread.
+        return mapConcurrent(pageNums, concurrency + 1, (pageNum) =>
+          timed(pageNum, async () => {
+            signal.throwIfAborted();
+            const size = await pdfPageSize(doc, pageNum);
+            const words = await textLayerWords(doc, pageNum);
+            if (words) return { pageNum, ...size, source: "text", words };
+            const image = greyImage(await rasterisePdfPage(doc, pageNum, OCR_DPI));
+            return { pageNum, ...size, source: "ocr", words: (await ocr(image)).words };
+          }),
+        );
+      },
+      options.signal,
+    );
   } else {
     const size = await inspectImage(bytes, type);
     contents = [

@@ -58,13 +58,19 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
 
 /**
  * Runs `use` on an open PDF and always releases pdfjs' resources. Anything untyped thrown inside comes from pdfjs
- * meeting a damaged object (OCR and aborts throw typed errors), so it becomes corrupt_file.
+ * meeting a damaged object (OCR throws typed errors), so it becomes corrupt_file; an abort of `signal` does not.
  */
-export async function withPdf<T>(bytes: Uint8Array, use: (doc: PDFDocumentProxy) => Promise<T>): Promise<T> {
+export async function withPdf<T>(
+  bytes: Uint8Array,
+  use: (doc: PDFDocumentProxy) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   const doc = await openPdf(bytes);
   try {
     return await use(doc);
   } catch (err) {
+    // A caller's abort travels unchanged, whatever its reason is.
+    if (signal?.aborted) throw signal.reason;
     throw toDocsiftError(err);
   } finally {
     await doc.destroy().catch(() => undefined);

@@ -1,6 +1,7 @@
-import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
+import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { TextItem, TextMarkedContent } from "pdfjs-dist/types/src/display/api.js";
 import type { RawWord } from "./page-builder.js";
+import { largestImageArea } from "./pdf-images.js";
 import { type TextRun, wordsFromRuns } from "./pdf-text.js";
 import { isUsableTextLayer } from "./text-quality.js";
 
@@ -15,20 +16,39 @@ function isTextItem(item: TextItem | TextMarkedContent): item is TextItem {
   return "str" in item;
 }
 
-/** Words of a page's text layer, or undefined when it has none worth trusting (scanned, or garbage glyphs). */
+/**
+ * A scan often carries a few real words (a fax header, a page-number stamp, "COPY") over the image holding the
+ * content: a page with fewer words than this whose largest image covers at least MIN_SCAN_SHARE of it is a scan.
+ */
+const SPARSE_TEXT_WORDS = 20;
+const MIN_SCAN_SHARE = 0.5;
+
+/** Share of the page its largest image covers. Decodes the page's images, so only asked for sparse-text pages. */
+async function largestImageShare(page: PDFPageProxy): Promise<number> {
+  const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = page.view;
+  const pageArea = Math.abs((x1 - x0) * (y1 - y0));
+  if (pageArea === 0) return 0;
+  const { fnArray, argsArray } = await page.getOperatorList();
+  return largestImageArea(fnArray, argsArray) / pageArea;
+}
+
+/**
+ * Words of a page's text layer, or undefined when the page must be OCR'd instead: no text layer (a scan), a
+ * garbage one (fonts without a Unicode map), or a few words over a page-sized image (a stamped scan).
+ */
 export async function textLayerWords(doc: PDFDocumentProxy, pageNum: number): Promise<RawWord[] | undefined> {
   const page = await doc.getPage(pageNum);
-  try {
-    const viewport = page.getViewport({ scale: 1 });
-    const content = await page.getTextContent();
-    const runs: TextRun[] = content.items.filter(isTextItem);
-    if (!isUsableTextLayer(runs.map((r) => r.str).join(" "))) return undefined;
-    const words = wordsFromRuns(runs, content.styles, (x, y) => {
-      const [vx = 0, vy = 0] = viewport.convertToViewportPoint(x, y);
-      return [vx / viewport.width, vy / viewport.height];
-    });
-    return words.length > 0 ? words : undefined;
-  } finally {
-    page.cleanup();
-  }
+  const viewport = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent();
+  const runs: TextRun[] = content.items.filter(isTextItem);
+  if (!isUsableTextLayer(runs.map((r) => r.str).join(" "))) return undefined;
+  const words = wordsFromRuns(runs, content.styles, (x, y) => {
+    const [vx = 0, vy = 0] = viewport.convertToViewportPoint(x, y);
+    return [vx / viewport.width, vy / viewport.height];
+  });
+  if (words.length === 0) return undefined;
+  // The operator list built here is cached for rendering, so a page found to be a scan is not decoded twice.
+  if (words.length < SPARSE_TEXT_WORDS && (await largestImageShare(page)) >= MIN_SCAN_SHARE) return undefined;
+  page.cleanup();
+  return words;
 }

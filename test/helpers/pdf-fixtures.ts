@@ -76,6 +76,15 @@ export async function makeTextPdf(
   return { bytes: await doc.save(), expected };
 }
 
+/** Draws `lines` in Helvetica on page 1 of an existing PDF (a stamp on a scan, text over a background image). */
+export async function drawLines(bytes: Uint8Array, lines: TextLine[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.getPage(0);
+  for (const line of lines) page.drawText(line.text, { x: line.x, y: line.y, size: line.size, font });
+  return doc.save();
+}
+
 /** An empty multi-page PDF (page-limit tests). */
 export async function makeBlankPdf(pageCount: number): Promise<Uint8Array> {
   const doc = await PDFDocument.create();

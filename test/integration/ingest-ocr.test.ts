@@ -108,5 +108,9 @@ describe("ingest: OCR of scanned pages and images", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("client went away")), 50);
     await assert.rejects(ingest(scan, { ocr: engine, signal: controller.signal }), /client went away/);
+    const scannedPdf = await makeImagePdf([scan]);
+    const later = new AbortController();
+    setTimeout(() => later.abort(new Error("shutting down")), 50);
+    await assert.rejects(ingest(scannedPdf, { ocr: engine, signal: later.signal }), /shutting down/);
   });
 });

@@ -5,7 +5,9 @@ import { describe, it } from "node:test";
 import sharp from "sharp";
 import type { Document } from "../../src/document/model.js";
 import { ingest, inspect, renderPage } from "../../src/ingest/index.js";
-import { A4, makeTextPdf, SAMPLE_LINES } from "../helpers/pdf-fixtures.js";
+import { withPdf } from "../../src/ingest/pdf-open.js";
+import { textLayerWords } from "../../src/ingest/pdf-pages.js";
+import { A4, drawLines, makeImagePdf, makeTextPdf, SAMPLE_LINES, scanAsJpeg } from "../helpers/pdf-fixtures.js";
 
 const INVOICES = "/work/shared/data/invoices-dev";
 const TOLERANCE = 0.01;
@@ -93,6 +95,24 @@ describe("ingest: born-digital PDF text layer", () => {
     const word = page.words.find((w) => w.text === "Rotated")!;
     // Rotating 90 degrees clockwise moves the top-left text to the top-right, running downwards.
     assert.ok(word.box.x0 > 0.8 && word.box.y1 - word.box.y0 > word.box.x1 - word.box.x0, JSON.stringify(word.box));
+  });
+
+  it("treats a few words stamped on a page-sized image as a scan, but keeps a full text layer over an image", async () => {
+    const { bytes } = await makeTextPdf([SAMPLE_LINES]);
+    const scanned = await makeImagePdf([await scanAsJpeg(bytes, 1, 72)]);
+    const stamped = await drawLines(scanned, [{ text: "Page 1 of 1", x: 60, y: 20, size: 9 }]);
+    assert.equal(await withPdf(stamped, (doc) => textLayerWords(doc, 1)), undefined, "stamped scan goes to OCR");
+    const overlaid = await drawLines(scanned, SAMPLE_LINES);
+    const words = await withPdf(overlaid, (doc) => textLayerWords(doc, 1));
+    assert.ok(
+      words?.some((w) => w.text === "INV-2024-0042"),
+      "a real text layer over a background image is kept",
+    );
+    const plain = await withPdf(
+      await makeTextPdf([[{ text: "Page 1 of 1", x: 60, y: 20, size: 9 }]]).then((m) => m.bytes),
+      (doc) => textLayerWords(doc, 1),
+    );
+    assert.equal(plain?.length, 4, "a sparse page without images keeps its text layer");
   });
 
   it("renders any page as a PNG at the requested dpi", async () => {

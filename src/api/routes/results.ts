@@ -19,6 +19,8 @@ export interface ResultDeps {
   maxWaitMs: number;
 }
 
+const FINISHED_CACHE_LIMIT = 1000;
+const JSON_TYPE = "application/json; charset=utf-8";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function notFound(): DocsiftError {
@@ -37,6 +39,15 @@ const isDone = (file: FileRecord): boolean => file.status === "FINALISED" || fil
 
 export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Promise<void> {
   const { store, completion } = deps;
+  // A finished file (FINALISED or FAILED) never changes again, so its serialised answer is kept, bounded, and
+  // repeated fetches skip the store and the serialiser. The tenant check still applies to every hit.
+  const finished = new Map<string, { tenantId: string; json: ReturnType<FastifyReply["serialize"]> }>();
+  const sendFinished = (found: FileWithResults, reply: FastifyReply): FastifyReply => {
+    const json = reply.serialize(answer(found));
+    if (finished.size >= FINISHED_CACHE_LIMIT) finished.delete(finished.keys().next().value ?? "");
+    finished.set(found.file.id, { tenantId: found.file.tenantId, json });
+    return reply.type(JSON_TYPE).send(json);
+  };
 
   const answer = ({ file, results }: FileWithResults) => {
     if (file.status === "FINALISED" && results) return { fileId: file.id, status: file.status, results };
@@ -90,14 +101,17 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
   ) => {
     const tenantId = principalOf(request).tenantId;
     const fileId = request.params.fileId.toLowerCase();
+    const hit = finished.get(fileId);
+    if (hit && hit.tenantId === tenantId) return reply.type(JSON_TYPE).send(hit.json);
     const read = async (): Promise<FileWithResults> => {
       const found = UUID.test(fileId) ? await store.files.getWithResults(tenantId, fileId) : undefined;
       if (!found) throw notFound();
       return found;
     };
     let found = await read();
+    if (isDone(found.file)) return sendFinished(found, reply);
     const waitMs = Math.min(request.query.timeout ?? deps.maxWaitMs, deps.maxWaitMs);
-    if (isDone(found.file) || waitMs === 0) return answer(found);
+    if (waitMs === 0) return answer(found);
     // Subscribe, then read again: a completion between the first read and the subscription is not missed.
     // A client that hangs up ends its wait (the response closes before it finished).
     const abort = new AbortController();
@@ -107,7 +121,7 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
       const woken = completion.wait(fileId, waitMs, abort.signal);
       found = await read();
       if (!isDone(found.file) && (await woken)) found = await read();
-      return answer(found);
+      return isDone(found.file) ? sendFinished(found, reply) : answer(found);
     } finally {
       abort.abort();
       reply.raw.off("close", onClose);

@@ -8,8 +8,11 @@ import { parseTesseractTsv } from "./tsv.js";
 /** The bundled English model on local disk: with a local langPath and no cache, tesseract.js never fetches. */
 const ENG_DATA_PATH: string = (createRequire(import.meta.url)("@tesseract.js-data/eng") as { langPath: string })
   .langPath;
-/** Workers take ~0.5 s to start, so they are kept between pages and closed once idle (letting a CLI exit). */
-const IDLE_CLOSE_MS = 2_000;
+/**
+ * Workers take 1-2 s to start (WebAssembly + model), so they are kept between pages and documents and closed after
+ * this long idle; callers that want to exit sooner (a CLI) call close().
+ */
+const IDLE_CLOSE_MS = 30_000;
 
 async function startWorker(): Promise<Worker> {
   const worker = await createWorker("eng", OEM.LSTM_ONLY, { langPath: ENG_DATA_PATH, cacheMethod: "none", gzip: true });

@@ -1,0 +1,201 @@
+/**
+ * What one page shows about where it sits in a document: its marker, whether it opens like a first page (a title
+ * near the top, a document number and date), whether it closes one (totals, "amount due") or says it goes on
+ * ("continued overleaf"), and the identifiers that tie pages of one document together (document number, supplier,
+ * tax id, IBAN). Identifiers come from the extraction engine run on the page alone, so split reads them exactly as
+ * extraction would.
+ */
+
+import type { FieldDef } from "../catalog/catalog.js";
+import { findField } from "../catalog/lookup.js";
+import type { Document, Page, WordSource } from "../document/model.js";
+import { extract } from "../extract/index.js";
+import { fold } from "../extract/text.js";
+import { findMarker, type PageMarker } from "./markers.js";
+import { contentWordCount, type PageLine, pageLines } from "./page-text.js";
+
+export interface PageFeatures {
+  pageNum: number;
+  blank: boolean;
+  marker: PageMarker | null;
+  /** A document title (Invoice, Rechnung, Facture, Receipt, Credit note...) in the top part of the page. */
+  title: boolean;
+  /** A date in the top part of the page. */
+  topDate: boolean;
+  /** A totals label (Total, Summe, Zahlbetrag, Montant TTC...) on the page. */
+  closing: boolean;
+  /** "Continued on next page", "Übertrag", "Suite au verso"...: the document goes on. */
+  continues: boolean;
+  /** Document number, supplier name, tax id and IBAN as extraction reads them on this page alone (null if none). */
+  number: string | null;
+  /** The document number sits in the top part of the page, where first pages print it. */
+  numberAtTop: boolean;
+  supplier: string | null;
+  taxId: string | null;
+  iban: string | null;
+  source: WordSource;
+  /** Page width / height. */
+  aspect: number;
+  width: number;
+  height: number;
+  /** Folded text of the first lines, for "same header" comparisons. */
+  header: string;
+  /** Median word height as a page ratio: a proxy for the font size of the body. */
+  bodySize: number;
+}
+
+/** Top share of the page where first pages carry their title, number and date. */
+const TOP = 0.38;
+const BLANK_MAX_WORDS = 2;
+
+/** Whole folded words that title a document. German compounds end in "rechnung" and are matched by suffix. */
+const TITLE_WORDS = new Set([
+  "invoice",
+  "taxinvoice",
+  "receipt",
+  "facture",
+  "factura",
+  "factuur",
+  "gutschrift",
+  "avoir",
+  "creditnote",
+  "creditnota",
+  "quittung",
+  "kassenbon",
+  "recibo",
+  "bill",
+  "cashbill",
+  "abono",
+  "notadecredito",
+  "rechnungskorrektur",
+  "stornorechnung",
+  "faktura",
+  "fattura",
+  "kwitansi",
+  "resit",
+]);
+
+const TWO_WORD_TITLES = new Set(["creditnote", "taxinvoice", "cashbill", "notadecredito", "notedecredit"]);
+
+const CONTINUES = [
+  "continued",
+  "continuedonnextpage",
+  "continuedoverleaf",
+  "carriedforward",
+  "fortsetzung",
+  "ubertrag",
+  "suitepagesuivante",
+  "suiteauverso",
+  "areporter",
+  "continua",
+  "sumaysigue",
+  "sigue",
+  "vervolg",
+  "zievolgendepagina",
+];
+
+const CLOSING = [
+  "total",
+  "totaal",
+  "summe",
+  "gesamtbetrag",
+  "zahlbetrag",
+  "bruttosumme",
+  "rechnungsbetrag",
+  "endbetrag",
+  "montantttc",
+  "totalttc",
+  "netapayer",
+  "importe",
+  "jumlah",
+  "amountdue",
+  "balancedue",
+  "grandtotal",
+];
+
+const FIELD_NAMES = ["invoice.number", "supplier.name", "supplier.taxId", "payment.iban"] as const;
+
+function fieldDefs(): FieldDef[] {
+  return FIELD_NAMES.map((name) => {
+    const def = findField(name);
+    if (!def) throw new Error(`catalogue lacks ${name}`);
+    return def;
+  });
+}
+
+function isTitleWord(folded: string): boolean {
+  if (TITLE_WORDS.has(folded)) return true;
+  return folded.length > 8 && (folded.endsWith("rechnung") || folded.endsWith("gutschrift"));
+}
+
+function hasTitle(lines: readonly PageLine[]): boolean {
+  for (const line of lines) {
+    if (line.y0 > TOP) break;
+    const words = line.text
+      .split(/\s+/)
+      .map(fold)
+      .filter((w) => w !== "");
+    // A title is a short line or the start of one ("Invoice No. 123" on a continuation page counts too: the
+    // document number then decides whether it is the same document).
+    for (let i = 0; i < words.length && i < 4; i++) {
+      const w = words[i] ?? "";
+      if (isTitleWord(w)) return true;
+      if (TWO_WORD_TITLES.has(w + (words[i + 1] ?? ""))) return true;
+      if (TWO_WORD_TITLES.has(w + (words[i + 1] ?? "") + (words[i + 2] ?? ""))) return true;
+    }
+  }
+  return false;
+}
+
+const DATE_SHAPE =
+  /\b(\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\.?\s+\p{L}{3,}\.?\s+\d{4}|\p{L}{3,}\.?\s+\d{1,2},?\s+\d{4})\b/u;
+
+function hasTopDate(lines: readonly PageLine[]): boolean {
+  return lines.some((l) => l.y0 <= TOP && DATE_SHAPE.test(l.text));
+}
+
+function foldedLines(lines: readonly PageLine[]): string[] {
+  return lines.map((l) => fold(l.text));
+}
+
+function containsAny(folded: readonly string[], phrases: readonly string[], exactLine = false): boolean {
+  return folded.some((f) => phrases.some((p) => (exactLine ? f === p : f.includes(p))));
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Features of one page; `document` gives the page's file type to the extraction run on it alone. */
+export function pageFeatures(document: Document, page: Page): PageFeatures {
+  const lines = pageLines(page);
+  const folded = foldedLines(lines);
+  const blank = contentWordCount(page) <= BLANK_MAX_WORDS;
+  const fields = blank ? [] : extract({ type: document.type, pages: [page] }, fieldDefs());
+  const value = (name: string): string | null => {
+    const f = fields.find((x) => x.name === name);
+    return typeof f?.value === "string" && f.value !== "" ? f.value : null;
+  };
+  return {
+    pageNum: page.pageNum,
+    blank,
+    marker: findMarker(lines),
+    title: hasTitle(lines),
+    topDate: hasTopDate(lines),
+    closing: containsAny(folded, CLOSING),
+    continues: containsAny(folded, CONTINUES),
+    number: value("invoice.number"),
+    numberAtTop: (fields.find((f) => f.name === "invoice.number")?.boundingBox?.topLeft.y ?? 1) <= TOP,
+    supplier: value("supplier.name"),
+    taxId: value("supplier.taxId"),
+    iban: value("payment.iban"),
+    source: page.source,
+    aspect: page.height > 0 ? page.width / page.height : 1,
+    width: page.width,
+    height: page.height,
+    header: folded.slice(0, 2).join("|"),
+    bodySize: median(page.words.map((w) => w.box.y1 - w.box.y0)),
+  };
+}
