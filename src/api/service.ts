@@ -74,6 +74,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     blobs,
     pool,
     completion,
+    // Split parents queue their children; the queue exists by the time any job runs.
+    enqueue: (fileId) => queue.enqueue(fileId),
     observer: {
       finalised: (file, ms) => {
         metrics.processingSeconds.observe(ms / 1000);

@@ -4,6 +4,7 @@
  */
 import { resolveFieldSets, type Selection } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
+import { parseSplitPlan } from "../split/options.js";
 import type { WorkflowId } from "../store/types.js";
 
 /** Every value a parameter was given, in order (a form may repeat a field). */
@@ -98,11 +99,21 @@ function parseJsonObject(name: string, value: string | undefined): Record<string
   return parsed as Record<string, unknown>;
 }
 
-function parseWorkflow(params: RawParams): Pick<UploadParams, "workflow" | "options"> {
+function parseWorkflow(params: RawParams, selection: Selection): Pick<UploadParams, "workflow" | "options"> {
   const workflowId = single(params, "workflowId")?.trim() || "prediction";
   const options = parseJsonObject("workflowOptions", single(params, "workflowOptions"));
-  parseJsonObject("childWorkflowOptions", single(params, "childWorkflowOptions"));
-  if (workflowId === "split" || workflowId === "validate") {
+  const childOptions = parseJsonObject("childWorkflowOptions", single(params, "childWorkflowOptions"));
+  if (workflowId === "split") {
+    // A split parent stores its checked child plan as its options (see src/split/options.ts for precedence).
+    const plan = parseSplitPlan({
+      childWorkflowId: single(params, "childWorkflowId"),
+      childWorkflowOptions: childOptions,
+      workflowOptions: options,
+      selection,
+    });
+    return { workflow: "split", options: { ...plan } };
+  }
+  if (workflowId === "validate") {
     throw bad(`workflowId "${workflowId}" is not yet supported by this server; omit workflowId for plain extraction.`);
   }
   if (workflowId !== "prediction") {
@@ -116,7 +127,7 @@ function parseWorkflow(params: RawParams): Pick<UploadParams, "workflow" | "opti
 
 export function parseUploadParams(params: RawParams): UploadParams {
   const selection = parseSelection(params);
-  const { workflow, options } = parseWorkflow(params);
+  const { workflow, options } = parseWorkflow(params, selection);
   const locale = parseLocale(single(params, "locale"));
   const tags = single(params, "tags") ?? null;
   if (tags !== null && tags.length > MAX_TAGS_LENGTH) {

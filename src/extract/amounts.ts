@@ -8,8 +8,8 @@ import { type AmountCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
 import type { LabelRole } from "./labels.js";
-import { formatAmount } from "./normalise/amount.js";
 import type { Layout } from "./layout.js";
+import { formatAmount } from "./normalise/amount.js";
 
 export type AmountRole = "total" | "subtotal" | "tax" | "amountDue";
 

@@ -69,7 +69,9 @@ export function chooseDates(
   if (new Set(all.map((c) => c.iso)).size === 1) for (const entry of issues) entry.score += 0.6;
   issues.sort((a, b) => b.score - a.score);
   const issue = issues[0];
+  // A due date is only ever known from its label ("Due date", "Zahlbar bis"): an unlabelled second date is not one.
   const dues = all
+    .filter((candidate) => roleStrength(labelsOf(layout, candidate), ["dueDate"]) > 0)
     .map((candidate) => ({ candidate, score: dueScore(layout, candidate) }))
     .filter((d) => d.candidate !== issue?.candidate)
     .map((d) => ({ ...d, score: d.score - (issue && d.candidate.iso < issue.candidate.iso ? 1.5 : 0) }))

@@ -3,6 +3,7 @@
  * plus the shape of a till receipt (tall narrow page, cash/change lines) and of a credit (a negative total).
  */
 import type { DOCUMENT_TYPES } from "../catalog/catalog.js";
+import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
 import { fold } from "./text.js";
 
@@ -89,18 +90,33 @@ const TITLE_KEYS: ReadonlyMap<string, readonly DocumentKind[]> = (() => {
   return map;
 })();
 
-const RECEIPT_CUES = [
-  "cash",
-  "change",
-  "tunai",
-  "baki",
-  "thank you",
-  "thankyou",
-  "rounding",
-  "cashier",
-  "kassierer",
-  "rückgeld",
+/** Label roles whose presence says "till receipt" (payment lines) or "invoice" (terms, parties, bank details). */
+const RECEIPT_ROLES: readonly LabelRole[] = ["cash", "change", "rounding", "receiptNumber", "time"];
+const INVOICE_ROLES: readonly LabelRole[] = [
+  "invoiceNumber",
+  "dueDate",
+  "customer",
+  "iban",
+  "bic",
+  "purchaseOrder",
+  "customerNumber",
 ];
+
+const RECEIPT_CHATTER =
+  /\b(thank you|thanks|come again|see you|danke|merci|gracias|bedankt|terima kasih|have a nice day)\b/i;
+
+/** Roles of the labels that start the segments of the document (each role counted once). */
+function labelRolesPresent(layout: Layout): Set<LabelRole> {
+  const roles = new Set<LabelRole>();
+  for (const seg of layout.segments) {
+    for (let end = 1; end <= Math.min(seg.folded.length, 4); end++) {
+      for (const entry of LABELS.get(seg.folded.slice(0, end).join("")) ?? []) {
+        if (entry.weight >= 0.8) roles.add(entry.role);
+      }
+    }
+  }
+  return roles;
+}
 
 export interface TypeGuess {
   value: DocumentKind;
@@ -132,13 +148,18 @@ export function guessDocumentType(layout: Layout, negativeTotal: boolean): TypeG
       }
     }
   }
-  const text = layout.segments.map((s) => s.folded.join(" ")).join(" ");
-  const cues = RECEIPT_CUES.filter((c) => text.includes(fold(c))).length;
+  const roles = labelRolesPresent(layout);
+  const receiptCues = RECEIPT_ROLES.filter((r) => roles.has(r)).length;
+  const invoiceCues = INVOICE_ROLES.filter((r) => roles.has(r)).length;
+  const chatter = layout.segments.some((seg) => RECEIPT_CHATTER.test(seg.text));
   const narrow = (firstPage?.aspect ?? 1) < 0.55;
-  scores.receipt += 0.4 * cues + (narrow ? 1.2 : 0);
+  scores.receipt += 0.5 * receiptCues + (chatter ? 0.4 : 0) + (narrow ? 1.2 : 0);
+  scores.invoice += 0.35 * invoiceCues;
   if (negativeTotal) scores.credit_note += 1.2;
-  // Small-shop receipts often say "tax invoice": on a till-roll page that is still a receipt.
-  if (narrow) scores.invoice *= 0.5;
+  // Small-shop receipts often say "tax invoice": with payment lines or on a till-roll page it is still a receipt.
+  if (narrow || receiptCues >= 2) scores.invoice *= 0.5;
+  // A credit note is an invoice-like document first: its title or a negative total decides.
+  if (scores.credit_note > 0) scores.credit_note += 0.35 * invoiceCues;
   const ranked = (Object.entries(scores) as Array<[DocumentKind, number]>).sort((a, b) => b[1] - a[1]);
   const [first, second] = ranked;
   const value = first?.[0] ?? "other";

@@ -188,6 +188,8 @@ export function bic(layout: Layout, ibanWords: readonly Word[]): Decision {
         ibanSegment !== undefined &&
         span.segment.pageNum === ibanSegment.pageNum &&
         Math.abs(span.segment.row - ibanSegment.row) <= 2;
+      // Eight capitals with a valid country code are common words too ("RECHNUNG"): a BIC needs its label or an IBAN.
+      if (label === 0 && !nearIban) return null;
       const score = 2 * label + (nearIban ? 0.8 : 0) - 0.4;
       return { ...span, value, score, candidate: span };
     },
@@ -203,7 +205,10 @@ export function bsb(layout: Layout): Decision {
     (span) => {
       const value = parseBsb(span.text);
       if (!value) return null;
-      const score = 2.5 * roleStrength(labelsOf(layout, span), ["bsb"]) - 0.5;
+      // Six digits are everywhere (customer numbers, postcodes): only a "BSB" label makes them one.
+      const label = roleStrength(labelsOf(layout, span), ["bsb"]);
+      if (label === 0) return null;
+      const score = 2.5 * label - 0.5;
       return { ...span, value, score, candidate: span };
     },
   );

@@ -24,9 +24,9 @@ import {
   supplierTaxId,
   time,
 } from "./identifiers.js";
+import { guessLanguage } from "./language-guess.js";
 import { buildLayout, fullText } from "./layout.js";
 import { inferLocale } from "./locale-infer.js";
-import { detectLanguage } from "./normalise/language.js";
 import { localeHints } from "./normalise/locale.js";
 import { customer, merchant, supplier } from "./parties.js";
 
@@ -81,8 +81,8 @@ function once<T>(compute: () => T): () => T {
 export function extract(document: Document, fields: readonly FieldDef[], options: ExtractOptions = {}): Field[] {
   const layout = buildLayout(document);
   const text = once(() => fullText(layout));
-  // The first few thousand characters tell the language as well as the whole text, at a fraction of the cost.
-  const language = once(() => detectLanguage(text().slice(0, 3000)));
+  const languageGuess = once(() => guessLanguage(text()));
+  const language = once(() => languageGuess().language);
   const given = localeHints(options.locale);
   const locale = once(() => inferLocale(given, text(), language()));
   const amounts = once(() => amountCandidates(layout, locale().hints));
@@ -165,7 +165,7 @@ export function extract(document: Document, fields: readonly FieldDef[], options
     }
     if (def.name === "document.language") {
       const value = language() ?? given.language ?? null;
-      const confidence = value ? confidenceOf("language", language() ? Math.min(text().length / 400, 2) : 0) : 0.5;
+      const confidence = value ? confidenceOf("language", language() ? languageGuess().score : 0) : 0.5;
       return { name: def.name, value, confidence, boundingBox: null };
     }
     const decide = deciders[def.name];

@@ -54,8 +54,10 @@ export function boundaryEvidence(a: PageFeatures, b: PageFeatures, blankBetween:
   // Identifiers.
   const number = same(a.number, b.number);
   if (number === true) add(-5, "number:same");
-  // A number deep in a page that does not open a document is often some other id (article, order, GLN).
-  if (number === false) add(b.numberAtTop || b.title ? 3.5 : 1.5, "number:differs");
+  // On a page that does not open like a first page (no title, no date near the top) a "document number" is often
+  // some other id (article, order, GLN in a table header).
+  const opens = b.title || b.topDate;
+  if (number === false) add(opens ? 3.5 : 1.5, "number:differs");
   const tax = same(a.taxId, b.taxId);
   if (tax === true) add(-1, "taxId:same");
   if (tax === false) add(2.5, "taxId:differs");
@@ -70,8 +72,8 @@ export function boundaryEvidence(a: PageFeatures, b: PageFeatures, blankBetween:
   // How b opens and a ends. A date alone near the top is common on continuation pages (order dates, delivery).
   if (b.title) add(1.5, "b:title");
   if (b.topDate && (b.title || b.numberAtTop)) add(0.7, "b:topDate");
-  if (b.numberAtTop && a.number === null) add(0.8, "b:numberOnly");
-  if (!b.title && !b.topDate && !b.numberAtTop) add(-1.5, "b:noOpener");
+  if (opens && b.numberAtTop && a.number === null) add(0.8, "b:numberOnly");
+  if (!opens) add(-1.5, "b:noOpener");
   if (a.closing) add(0.6, "a:closing");
 
   // Paper and capture.

@@ -12,9 +12,21 @@ export type ProcessingTask =
       /** Pages of this file processed at once: cores / pool size, so the pool as a whole does not oversubscribe. */
       pageConcurrency: number;
     }
-  | { kind: "render"; bytes: Uint8Array; pageNum: number };
+  | { kind: "render"; bytes: Uint8Array; pageNum: number }
+  /** Split: ingest, find the sub-documents, cut each out (a PDF of its pages, or the image itself). */
+  | { kind: "split"; bytes: Uint8Array; pageConcurrency: number };
 
-export type ProcessingResult = { kind: "predict"; fields: Field[] } | { kind: "render"; png: Uint8Array };
+/** One sub-document found by a split: its pages in the parent (1-based) and its own file. */
+export interface SplitChild {
+  pages: number[];
+  bytes: Uint8Array;
+  type: "pdf" | "png" | "jpeg";
+}
+
+export type ProcessingResult =
+  | { kind: "predict"; fields: Field[] }
+  | { kind: "render"; png: Uint8Array }
+  | { kind: "split"; children: SplitChild[] };
 
 /** Progress of one page of ingest, for the pages and OCR-seconds metrics. */
 export interface PageEvent {

@@ -8,7 +8,8 @@ import { DocsiftError } from "../domain/errors.js";
 import { extract } from "../extract/index.js";
 import { ingest, renderPage } from "../ingest/index.js";
 import type { WorkerReply } from "../queue/worker-pool.js";
-import type { PageEvent, ProcessingResult, ProcessingTask } from "./processing-tasks.js";
+import { detectDocuments, slicePdf } from "../split/index.js";
+import type { PageEvent, ProcessingResult, ProcessingTask, SplitChild } from "./processing-tasks.js";
 
 type Reply = WorkerReply<ProcessingResult, PageEvent>;
 
@@ -16,6 +17,18 @@ async function perform(task: ProcessingTask, post: (reply: Reply) => void): Prom
   if (task.kind === "render") {
     const png = await renderPage(task.bytes, task.pageNum);
     return { kind: "render", png: new Uint8Array(png) };
+  }
+  if (task.kind === "split") {
+    const document = await ingest(task.bytes, {
+      concurrency: task.pageConcurrency,
+      onPage: ({ source, ms }) => post({ kind: "event", event: { source, ms } }),
+    });
+    const children: SplitChild[] = [];
+    for (const segment of detectDocuments(document)) {
+      const slice = await slicePdf(task.bytes, segment.pages);
+      children.push({ pages: segment.pages, bytes: slice.bytes, type: slice.type });
+    }
+    return { kind: "split", children };
   }
   const fields = resolveFields(task.selection);
   const document = await ingest(task.bytes, {
@@ -31,7 +44,12 @@ port.on("message", (task: ProcessingTask) => {
   const post = (reply: Reply): void => port.postMessage(reply);
   perform(task, post).then(
     (result) => {
-      const transfer = result.kind === "render" ? [result.png.buffer as ArrayBuffer] : [];
+      const transfer =
+        result.kind === "render"
+          ? [result.png.buffer as ArrayBuffer]
+          : result.kind === "split"
+            ? uniqueBuffers(result.children.map((c) => c.bytes.buffer as ArrayBuffer))
+            : [];
       port.postMessage({ kind: "done", result } satisfies Reply, transfer);
     },
     (err: unknown) => {
@@ -43,3 +61,8 @@ port.on("message", (task: ProcessingTask) => {
     },
   );
 });
+
+/** A buffer can be transferred once: an image child is the task's own bytes, shared by no other child. */
+function uniqueBuffers(buffers: ArrayBuffer[]): ArrayBuffer[] {
+  return [...new Set(buffers)];
+}

@@ -1,6 +1,7 @@
 /**
- * Runs one queued file: dispatch on its workflow, write the outcome, signal completion. Only `prediction` exists
- * today; split and validate (issues 5, 6) add their own branch here. Outcomes:
+ * Runs one queued file: dispatch on its workflow, write the outcome, signal completion. `prediction` extracts;
+ * `split` stores and queues one child file per sub-document and finalises the parent with the children's list
+ * (no timestamp); validate (issue 6) adds its own branch here. Outcomes:
  * - DocsiftError from processing (corrupt, encrypted, OCR failure...): FAILED at once with that code.
  * - A crashed thread (or an unexpected error): retried until MAX_ATTEMPTS attempts have started, then FAILED `internal`.
  *   Attempts are counted in the store when a job starts, so a process killed mid-job also uses one up.
@@ -9,8 +10,10 @@ import { availableParallelism } from "node:os";
 import { DocsiftError, type ErrorBody, type ErrorCode } from "../domain/errors.js";
 import type { CompletionSignal } from "../queue/completion.js";
 import type { JobOutcome } from "../queue/job-queue.js";
+import type { Results } from "../domain/result.js";
 import type { BlobStore, FileRecord, Store } from "../store/types.js";
 import type { ProcessingPool } from "./processing-tasks.js";
+import { storeChildren } from "./split-children.js";
 
 export const MAX_ATTEMPTS = 3;
 
@@ -27,6 +30,8 @@ export interface RunnerDeps {
   pool: ProcessingPool;
   completion: CompletionSignal;
   observer: JobObserver;
+  /** Queues a file created by a job (the children of a split); a runner without it cannot run split parents. */
+  enqueue?: (fileId: string) => Promise<void>;
 }
 
 export function createJobRunner(deps: RunnerDeps): (fileId: string) => Promise<JobOutcome> {
@@ -51,8 +56,8 @@ export function createJobRunner(deps: RunnerDeps): (fileId: string) => Promise<J
     const started = Date.now();
     const attempt = await store.files.markStarted(file.id, new Date(started).toISOString());
     try {
-      const fields = await runWorkflow(deps, file);
-      await store.files.finalise(file.id, { timestamp: new Date().toISOString(), fields }, new Date().toISOString());
+      const results = await runWorkflow(deps, file);
+      await store.files.finalise(file.id, results, new Date().toISOString());
       observer.finalised(file, Date.now() - started);
       completion.notify(file.id);
       return "done";
@@ -71,8 +76,15 @@ export function createJobRunner(deps: RunnerDeps): (fileId: string) => Promise<J
   };
 }
 
-async function runWorkflow(deps: RunnerDeps, file: FileRecord) {
+async function runWorkflow(deps: RunnerDeps, file: FileRecord): Promise<Results> {
+  const pageConcurrency = Math.max(1, Math.round(availableParallelism() / deps.pool.size));
   switch (file.workflow) {
+    case "split": {
+      const bytes = new Uint8Array(await deps.blobs.get(file.id));
+      const result = await deps.pool.run({ kind: "split", bytes, pageConcurrency }, [bytes.buffer as ArrayBuffer]);
+      if (result.kind !== "split") throw new Error("processing thread answered a different task");
+      return { fields: [await storeChildren(deps, file, result.children)] };
+    }
     case "prediction": {
       const bytes = new Uint8Array(await deps.blobs.get(file.id));
       const result = await deps.pool.run(
@@ -81,14 +93,13 @@ async function runWorkflow(deps: RunnerDeps, file: FileRecord) {
           bytes,
           selection: file.selection,
           locale: file.locale,
-          pageConcurrency: Math.max(1, Math.round(availableParallelism() / deps.pool.size)),
+          pageConcurrency,
         },
         [bytes.buffer as ArrayBuffer],
       );
       if (result.kind !== "predict") throw new Error("processing thread answered a different task");
-      return result.fields;
+      return { timestamp: new Date().toISOString(), fields: result.fields };
     }
-    case "split":
     case "validate":
       // Uploads reject these until their issues land; a row can only carry one if written by a newer version.
       throw new DocsiftError("bad_request", `The ${file.workflow} workflow is not supported by this version.`);

@@ -154,9 +154,9 @@ describe("upload errors store nothing", () => {
       pattern: /not valid JSON/,
     },
     {
-      name: "split (not yet supported)",
+      name: "split without a child workflow",
       fields: { fieldSet: "invoice", workflowId: "split" },
-      pattern: /not yet supported/,
+      pattern: /childWorkflowId/,
     },
     {
       name: "validate (not yet supported)",
