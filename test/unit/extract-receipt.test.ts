@@ -52,6 +52,7 @@ const RECEIPT = receipt([
   [["NO 12, JALAN MERANTI 3,", 40]],
   [["TAMAN MERANTI, 43000 KAJANG", 40]],
   [["TEL: 03-8734 1234", 40]],
+  [["MEMBER 430017 KEDAIRUN", 40]],
   [["TAX INVOICE", 120]],
   [
     ["Date: 11/01/2019", 20],
@@ -156,6 +157,11 @@ describe("extract output", () => {
       assert.equal(f.boundingBox.bottomRight.x, Math.max(...boxes.map((b) => b.x1)), f.name);
       assert.equal(f.boundingBox.bottomRight.y, Math.max(...boxes.map((b) => b.y1)), f.name);
     }
+  });
+
+  it("does not take bare six-digit numbers or capital words for bank codes", () => {
+    const fields = extract(RECEIPT, resolveFields({ fieldSets: ["payment"] }));
+    for (const f of fields) assert.equal(f.value, null, `${f.name} = ${f.value}`);
   });
 
   it("returns every field null with a confidence on an empty document", () => {
