@@ -241,6 +241,15 @@ async function main(): Promise<void> {
     else if (values.verbose) {
       console.log(`bundle ${b}: want ${JSON.stringify(bundle.truth)} got ${JSON.stringify(predicted)}`);
       console.log(`  docs: ${bundle.labels.join("  ")}`);
+      for (const f of features) {
+        const { pageNum, blank, marker, title, topDate, closing, continues, number, source, aspect } = f;
+        const m = marker ? `${marker.page}/${marker.of ?? "?"}` : "-";
+        const flags = { blank, title, topDate, closing, continues };
+        const on = Object.entries(flags).filter(([, v]) => v);
+        console.log(
+          `    p${pageNum} ${source} aspect ${aspect.toFixed(2)} marker ${m} number ${number ?? "-"} ${on.map(([k]) => k).join(",")}`,
+        );
+      }
       for (const d of boundaryDecisions(features)) {
         const truthBoundary = want.has(d.before);
         if (truthBoundary !== d.boundary) {

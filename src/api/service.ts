@@ -1,6 +1,7 @@
 /**
- * Composes the embedded service: storage, signing key, processing pool, queue, job runner and the app, then resumes
- * unfinished files. `stop()` drains: refuse new work, finish running jobs, release waiting requests, close.
+ * Composes the service: storage, signing key, processing pool, queue, job runner and the app, then resumes
+ * unfinished files. Embedded by default; with a database URL the store, queue and completion signals are in
+ * PostgreSQL, shared with other API and worker processes. `stop()` drains: refuse new work, finish running jobs, release waiting requests, close.
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -8,8 +9,9 @@ import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type CreatedClient, ensureBootstrapClient } from "../auth/clients.js";
 import { loadOrCreateSigningKey } from "../auth/signing-key.js";
-import { inProcessCompletion } from "../queue/completion.js";
-import { embeddedQueue, type JobQueue } from "../queue/job-queue.js";
+import { type CompletionSignal, inProcessCompletion } from "../queue/completion.js";
+import { embeddedQueue, type JobHandler, type JobQueue } from "../queue/job-queue.js";
+import { startPgJobs } from "../queue/pg-runtime.js";
 import { WorkerPool } from "../queue/worker-pool.js";
 import { openStorage } from "../store/open.js";
 import type { Store } from "../store/types.js";
@@ -31,6 +33,12 @@ export interface ServiceConfig {
   bootstrapClient?: string;
   /** pino level (fatal .. trace, or silent); default info. */
   logLevel?: string;
+  /** postgres://... (DATABASE_URL): store and queue in PostgreSQL instead of the data directory. */
+  databaseUrl?: string;
+  /** s3://bucket/prefix (BLOB_URL): blobs in S3; only with databaseUrl. */
+  blobUrl?: string;
+  /** false: API only (`serve --no-worker`); jobs run in `docsift worker` processes. Needs databaseUrl. */
+  runJobs?: boolean;
 }
 
 export interface RunningService {
@@ -47,15 +55,21 @@ export interface RunningService {
 export const DEFAULT_RESULT_WAIT_MS = 120_000;
 
 export async function startService(config: ServiceConfig): Promise<RunningService> {
-  const { store, blobs } = await openStorage(config.dataDir);
-  const bootstrap = await ensureBootstrapClient(store, config.bootstrapClient);
-  const key = await loadOrCreateSigningKey(join(config.dataDir, "jwt-key.json"));
-  const completion = inProcessCompletion();
   const log = pino({
     level: config.logLevel ?? "info",
     // Secrets never reach the logs, whatever a log call passes in.
     redact: ["req.headers.authorization", "req.headers.cookie", "*.client_secret", "*.clientSecret", "*.access_token"],
   });
+  if (config.runJobs === false && !config.databaseUrl) {
+    throw new Error("--no-worker needs DATABASE_URL: without a shared queue no other process would run the jobs");
+  }
+  const { store, blobs, postgres } = await openStorage(config.dataDir, {
+    databaseUrl: config.databaseUrl,
+    blobUrl: config.blobUrl,
+    onDatabaseError: (err) => log.warn({ err }, "idle database connection lost; it is replaced"),
+  });
+  const bootstrap = await ensureBootstrapClient(store, config.bootstrapClient);
+  const key = await loadOrCreateSigningKey(join(config.dataDir, "jwt-key.json"));
 
   // The gauge reads the queue only when scraped, after start-up.
   const metrics = createMetrics(() => queue.depth());
@@ -69,32 +83,53 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       if (event.source === "ocr") metrics.ocrSeconds.inc(event.ms / 1000);
     },
   });
-  const runner = createJobRunner({
-    store,
-    blobs,
-    pool,
-    completion,
-    // Split parents queue their children; the queue exists by the time any job runs.
-    enqueue: (fileId) => queue.enqueue(fileId),
-    observer: {
-      finalised: (file, ms) => {
-        metrics.processingSeconds.observe(ms / 1000);
-        log.info({ fileId: file.id, ms }, "file finalised");
+  const makeRunner = (completion: CompletionSignal, enqueue: (fileId: string) => Promise<void>): JobHandler =>
+    createJobRunner({
+      store,
+      blobs,
+      pool,
+      completion,
+      enqueue,
+      observer: {
+        finalised: (file, ms) => {
+          metrics.processingSeconds.observe(ms / 1000);
+          log.info({ fileId: file.id, ms }, "file finalised");
+        },
+        failed: (file, code) => {
+          metrics.failures.labels(code).inc();
+          log.warn({ fileId: file.id, code }, "file failed");
+        },
+        retried: (file, attempt, err) => {
+          log.error({ fileId: file.id, attempt, err }, "processing attempt crashed");
+        },
       },
-      failed: (file, code) => {
-        metrics.failures.labels(code).inc();
-        log.warn({ fileId: file.id, code }, "file failed");
-      },
-      retried: (file, attempt, err) => {
-        log.error({ fileId: file.id, attempt, err }, "processing attempt crashed");
-      },
-    },
-  });
-  const queue = embeddedQueue({
-    concurrency: pool.size,
-    handler: runner,
-    onError: (fileId, err) => log.error({ fileId, err }, "job failed unexpectedly; it resumes on the next start"),
-  });
+    });
+  // PostgreSQL mode: pg-boss queue and LISTEN/NOTIFY completion shared with every other process; else in-process.
+  const pgJobs =
+    postgres &&
+    (await startPgJobs({
+      url: postgres.url,
+      db: postgres.db,
+      store,
+      log,
+      worker:
+        config.runJobs === false
+          ? undefined
+          : { concurrency: pool.size, makeHandler: (deps) => makeRunner(deps.completion, deps.enqueue) },
+    }).catch(async (err: unknown) => {
+      await pool.close();
+      await store.close();
+      throw err;
+    }));
+  const completion: CompletionSignal = pgJobs ? pgJobs.completion : inProcessCompletion();
+  const queue: JobQueue = pgJobs
+    ? pgJobs.queue
+    : embeddedQueue({
+        concurrency: pool.size,
+        // Split parents queue their children; the queue exists by the time any job runs.
+        handler: makeRunner(completion, (fileId) => queue.enqueue(fileId)),
+        onError: (fileId, err) => log.error({ fileId, err }, "job failed unexpectedly; it resumes on the next start"),
+      });
 
   let draining = false;
   const app = await buildApp({
@@ -111,20 +146,24 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   });
 
   const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
-    await Promise.allSettled([app.close(), pool.close()]);
+    await Promise.allSettled([app.close(), pool.close(), pgJobs?.close()]);
     await store.close();
     throw err;
   });
-  // Resume what a previous process accepted but did not finish (crash, kill -9, power cut).
-  const unfinished = await store.files.listUnfinished();
-  for (const fileId of unfinished) await queue.enqueue(fileId);
-  if (unfinished.length > 0) log.info({ count: unfinished.length }, "resumed unfinished files");
+  // Resume what a previous process accepted but did not finish (crash, kill -9, power cut). PostgreSQL mode: the
+  // queue is durable and pg-boss re-delivers abandoned jobs itself.
+  if (!pgJobs) {
+    const unfinished = await store.files.listUnfinished();
+    for (const fileId of unfinished) await queue.enqueue(fileId);
+    if (unfinished.length > 0) log.info({ count: unfinished.length }, "resumed unfinished files");
+  }
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       draining = true;
-      await queue.drain();
+      if (pgJobs) await pgJobs.close();
+      else await queue.drain();
       completion.releaseAll();
       await app.close();
       await pool.close();

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createClient } from "../auth/clients.js";
 import { SCOPES } from "../auth/scopes.js";
-import { openStorage } from "../store/open.js";
+import { openStorage, storageOptionsFromEnv } from "../store/open.js";
 
 const HELP = `Usage: docsift clients <create|list|revoke> [options]
 
@@ -37,7 +37,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return values.help ? 0 : 2;
   }
-  const { store } = await openStorage(resolve(values.data ?? process.env.DOCSIFT_DATA ?? "./data"));
+  const { store } = await openStorage(
+    resolve(values.data ?? process.env.DOCSIFT_DATA ?? "./data"),
+    storageOptionsFromEnv(),
+  );
   try {
     switch (action) {
       case "create": {

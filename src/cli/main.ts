@@ -15,6 +15,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   clients: { summary: "Create, list or revoke OAuth2 clients", load: () => import("./clients.js") },
   upload: { summary: "Upload files to a docsift service (--wait: their results)", load: () => import("./upload.js") },
   result: { summary: "Print the result of uploaded files from a docsift service", load: () => import("./result.js") },
+  worker: { summary: "Process uploads from the shared PostgreSQL queue (no HTTP)", load: () => import("./worker.js") },
+  migrate: { summary: "Apply pending PostgreSQL migrations (DATABASE_URL)", load: () => import("./migrate.js") },
   watch: { summary: "Upload a folder's new files, write results beside them", load: () => import("./watch.js") },
 };
 

@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_RESULT_WAIT_MS, startService } from "../api/service.js";
+import { storageOptionsFromEnv } from "../store/open.js";
 
 const HELP = `Usage: docsift serve [options]
 
@@ -12,12 +13,16 @@ Options (environment variable in brackets):
   --host H        interface to bind [HOST] (default 127.0.0.1; 0.0.0.0 to accept remote connections)
   --data DIR      data directory [DOCSIFT_DATA] (default ./data)
   --workers N     processing threads [DOCSIFT_WORKERS] (default: the number of cores)
+  --no-worker     API only: jobs run in "docsift worker" processes (needs DATABASE_URL); the threads then only
+                  render page images
   -h, --help      show this help
 
 Other environment:
   DOCSIFT_BOOTSTRAP_CLIENT=id:secret   ensure this client exists with this secret (all scopes)
   DOCSIFT_RESULT_WAIT_MS=MS            default and cap of a blocking GET /result/final wait (default ${DEFAULT_RESULT_WAIT_MS})
   LOG_LEVEL=level                      pino level: fatal, error, warn, info (default), debug, trace, silent
+  DATABASE_URL=postgres://...          store and queue in PostgreSQL (migrations run at start) instead of SQLite
+  BLOB_URL=s3://bucket/prefix          with DATABASE_URL: blobs in S3 (default: in PostgreSQL)
 
 With no client in the data directory, the first start creates one and prints its id and secret once.
 SIGTERM or SIGINT drains: stop accepting, finish running jobs, exit 0. Queued files resume at the next start.
@@ -38,6 +43,7 @@ export async function run(argv: string[]): Promise<number> {
       host: { type: "string" },
       data: { type: "string" },
       workers: { type: "string" },
+      "no-worker": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -54,6 +60,8 @@ export async function run(argv: string[]): Promise<number> {
     resultWaitMs: positiveInt("DOCSIFT_RESULT_WAIT_MS", env.DOCSIFT_RESULT_WAIT_MS, 0),
     bootstrapClient: env.DOCSIFT_BOOTSTRAP_CLIENT || undefined,
     logLevel: env.LOG_LEVEL ?? "info",
+    ...storageOptionsFromEnv(env),
+    runJobs: !values["no-worker"],
   }).catch((err: unknown) => {
     // Start-up failures (port in use, unreadable data dir) are operator errors: say what happened.
     process.stderr.write(`docsift serve: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);

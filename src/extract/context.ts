@@ -21,6 +21,8 @@ export interface LabelHit {
   direction: "left" | "above";
   /** Words between label and value on the left; rows up for above. */
   distance: number;
+  /** Column gaps between a left label and the value (0: same segment). */
+  gaps: number;
 }
 
 export interface SpanLabels {
@@ -59,17 +61,32 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
  * What a generic "Nr." / "No." / "#" numbers: the title or label just before it ("Rechnung Nr.", "Invoice (380) No.").
  * Returns that label's roles, so "Handelsrechnung (380) Nr. 471102" labels 471102 as an invoice number.
  */
-function qualifier(words: Array<{ text: string }>): readonly LabelEntry[] | null {
-  for (const start of words.keys()) {
+function qualifier(words: Array<{ text: string; gaps: number }>, gaps: number): readonly LabelEntry[] | null {
+  // Only words of the same segment qualify the "Nr." ("Bill to   Number X" is two labels in two columns).
+  const own = words.filter((w) => w.gaps === gaps);
+  for (const start of own.keys()) {
     let key = "";
-    for (let k = start; k < words.length; k++) {
-      key = (words[k]?.text ?? "") + key;
-      const entries = LABELS.get(key)?.filter((x) => x.role !== "genericNumber");
+    for (let k = start; k < own.length; k++) {
+      key = (own[k]?.text ?? "") + key;
+      const entries = LABELS.get(key)?.filter((x) => NUMBERED.has(x.role));
       if (entries && entries.length > 0) return entries;
     }
   }
   return null;
 }
+
+/** Roles a generic "Nr." / "No." can stand for. */
+const NUMBERED: ReadonlySet<LabelRole> = new Set<LabelRole>([
+  "invoiceNumber",
+  "creditNumber",
+  "receiptNumber",
+  "purchaseOrder",
+  "customerNumber",
+  "accountNo",
+  "paymentReference",
+  "taxId",
+  "companyReg",
+]);
 
 /** Currency words between a label and its amount ("Total (RM) 12.00", "Summe EUR 5,00") say nothing about the role. */
 const SKIPPED = new Set(["rm", "eur", "usd", "sgd", "myr", "gbp", "chf", "aud", "nzd", "cad"]);
@@ -184,12 +201,12 @@ function matchWords(nonEmpty: Array<{ text: string; gaps: number }>, excluding: 
     if (best) {
       const decay = (LEFT_DECAY[e] ?? 0) * 0.92 ** best.gaps;
       const roles = best.entries.every((x) => x.role === "genericNumber")
-        ? (qualifier(nonEmpty.slice(e + 1, e + 6)) ?? best.entries)
+        ? (qualifier(nonEmpty.slice(e + 1, e + 6), best.gaps) ?? best.entries)
         : best.entries;
       const adjusted = excluding
         ? roles.map((x) => (x.role === "total" ? { ...x, role: "subtotal" as const } : x))
         : roles;
-      return { roles: adjusted, decay, direction: "left", distance: e };
+      return { roles: adjusted, decay, direction: "left", distance: e, gaps: best.gaps };
     }
   }
   return null;
@@ -228,7 +245,7 @@ function aboveLabel(layout: Layout, span: Span): LabelHit | null {
       if (entries) {
         // A column header of a table labels every cell below it only weakly.
         const header = row.length >= 3 ? 0.45 : 1;
-        return { roles: entries, decay: (up === 1 ? 0.75 : 0.5) * header, direction: "above", distance: up };
+        return { roles: entries, decay: (up === 1 ? 0.75 : 0.5) * header, direction: "above", distance: up, gaps: 0 };
       }
     }
     if (candidates.length > 0) break;
@@ -244,7 +261,7 @@ export function spanLabels(layout: Layout, span: Span): SpanLabels {
 export function roleStrength(labels: SpanLabels, roles: readonly LabelRole[]): number {
   let best = 0;
   // A value with its own label on the left is not labelled by the line above it (stacked "Label  value" rows).
-  const above = labels.left && labels.left.decay >= 0.5 ? null : labels.above;
+  const above = labels.left && labels.left.gaps === 0 && labels.left.decay >= 0.5 ? null : labels.above;
   for (const hit of [labels.left, above]) {
     if (!hit) continue;
     for (const entry of hit.roles) {

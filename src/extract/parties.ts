@@ -203,17 +203,102 @@ const STOP_ROLES: readonly LabelRole[] = [
   "bankCode",
 ];
 
+const HARD_STOP_ROLES: readonly LabelRole[] = [
+  "contact",
+  "taxId",
+  "companyReg",
+  "iban",
+  "bic",
+  "bankCode",
+  "invoiceNumber",
+  "receiptNumber",
+  "customerNumber",
+  "page",
+];
+
+/** Country names printed as the last line of an address. */
+const COUNTRIES = new Set(
+  [
+    "deutschland",
+    "germany",
+    "france",
+    "espana",
+    "spain",
+    "nederland",
+    "netherlands",
+    "the netherlands",
+    "schweiz",
+    "suisse",
+    "svizzera",
+    "switzerland",
+    "osterreich",
+    "austria",
+    "united kingdom",
+    "uk",
+    "great britain",
+    "england",
+    "scotland",
+    "wales",
+    "ireland",
+    "usa",
+    "united states",
+    "united states of america",
+    "australia",
+    "new zealand",
+    "canada",
+    "belgique",
+    "belgie",
+    "belgium",
+    "luxembourg",
+    "italia",
+    "italy",
+    "portugal",
+    "malaysia",
+    "singapore",
+    "danmark",
+    "denmark",
+    "sverige",
+    "sweden",
+    "norge",
+    "norway",
+    "polska",
+    "poland",
+    "deutschland germany",
+  ].map(fold),
+);
+
+/** A line with a postcode (4+ digits, or a UK/Canadian/Dutch-style code): what follows it can only be a country. */
+function hasPostcode(text: string): boolean {
+  // "2764 5th Avenue" is a house number on a street line, "80333 München" a postcode.
+  if (STREET.test(text)) return false;
+  return (
+    /\b\d{4,5}\b/.test(text) || /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/.test(text) || /\b\d{4}\s?[A-Z]{2}\b/.test(text)
+  );
+}
+
+const STREET =
+  /\b(street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|place|pl|court|ct|suite|unit|floor|strasse|straße|str|weg|gasse|platz|allee|ring|rue|avenue|chemin|boulevard|calle|avenida|plaza|paseo|straat|laan|plein|gracht|jalan|jln|lorong|lot|no)\b\.?/i;
+
+function isCountry(text: string): boolean {
+  return COUNTRIES.has(fold(text)) || text.split(/\s*\/\s*/).every((part) => COUNTRIES.has(fold(part)));
+}
+
 /** A line that ends an address block: phone, e-mail, tax id, a date, a document title... */
 function isStopLine(segs: readonly Segment[]): boolean {
   const text = rowText(segs);
   if (/@|www\.|https?:|\.com\b/i.test(text)) return true;
+  // The one-line sender address above a letter's address window ("ACME GmbH · Street 1 · 12345 City").
+  if (/\s[·●•|]\s/.test(text)) return true;
   if (GENERIC.has(fold(text))) return true;
   const first = segs[0];
   if (!first) return true;
   for (let end = 1; end <= Math.min(first.words.length, 4); end++) {
     const key = first.folded.slice(0, end).join("");
-    const roles = (LABELS.get(key) ?? []).map((e) => e.role);
+    const entries = LABELS.get(key) ?? [];
+    const roles = entries.map((e) => e.role);
     if (!roles.some((r) => STOP_ROLES.includes(r))) continue;
+    // Ids and contact labels never start an address line, whatever follows them ("Umsatzsteuer-ID DE 123 ...").
+    if (entries.some((e) => HARD_STOP_ROLES.includes(e.role) && e.weight >= 0.8)) return true;
     // A label word only ends the block when used as a label ("Tel: ...", "GST 1234"), not inside a name
     // ("Lieferant GmbH").
     const next = first.words[end]?.text ?? "";
@@ -322,6 +407,15 @@ function trimNoise(words: readonly Word[]): Word[] {
   return words.slice(start, end);
 }
 
+/** OCR's usual misreadings of the Malaysian legal form "SDN BHD" ("SON BHD", "SDN BHO"), put right. */
+function repairLegalForm(name: string): string {
+  return name.replace(
+    /\bS[O0D]N(\.?)\s+BH[DO0](\.?)(?=\s|$)/gi,
+    (_m, dot1: string, dot2: string) =>
+      `${name === name.toUpperCase() ? "SDN" : "Sdn"}${dot1} ${name === name.toUpperCase() ? "BHD" : "Bhd"}${dot2}`,
+  );
+}
+
 function dropTrailingRegistration(words: Word[]): Word[] {
   const end = words.findIndex(
     (w, i) =>
@@ -388,7 +482,7 @@ export function merchant(layout: Layout): PartyDecision {
   }
   // A registration number printed after the name, "(139386 X)", is not part of it.
   const nameWords = dropTrailingRegistration(nameRows.flatMap((r) => rowWords(r)));
-  const name = scoredOf(textOf(nameWords), best.score, nameWords);
+  const name = scoredOf(repairLegalForm(textOf(nameWords)), best.score, nameWords);
 
   const addressLines: string[] = [];
   const addressWords: Word[] = [];
@@ -408,6 +502,8 @@ export function merchant(layout: Layout): PartyDecision {
       if (addressLines.length > 0) break;
       continue;
     }
+    const previous = addressLines[addressLines.length - 1];
+    if (previous && ((hasPostcode(previous) && !isCountry(text) && digitCount(text) > 0) || isCountry(previous))) break;
     addressLines.push(text);
     addressWords.push(...words);
   }
@@ -494,6 +590,8 @@ function splitBlock(lines: Segment[][]): { name: Segment[]; address: Segment[] }
     nameOpen = false;
     if (isStopLine(line)) break;
     if (address.length === 0 && digitCount(text) === 0) continue;
+    const last = address[address.length - 1];
+    if (last && ((hasPostcode(last.text) && !isCountry(text)) || isCountry(last.text))) break;
     address.push(seg);
     if (address.length >= 4) break;
   }

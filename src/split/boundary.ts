@@ -75,6 +75,9 @@ export function boundaryEvidence(a: PageFeatures, b: PageFeatures, blankBetween:
   if (opens && b.numberAtTop && a.number === null) add(0.8, "b:numberOnly");
   if (!opens) add(-1.5, "b:noOpener");
   if (a.closing) add(0.6, "a:closing");
+  // Two pages that each close with totals are two documents (receipts above all): a multi-page document prints
+  // its totals once, on its last page.
+  if (a.closing && b.closing) add(1.2, "bothClose");
 
   // Paper and capture.
   if (Math.abs(a.aspect - b.aspect) > 0.04 * Math.max(a.aspect, b.aspect)) add(3, "aspect:differs");

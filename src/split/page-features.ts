@@ -22,7 +22,7 @@ export interface PageFeatures {
   title: boolean;
   /** A date in the top part of the page. */
   topDate: boolean;
-  /** A totals label (Total, Summe, Zahlbetrag, Montant TTC...) on the page. */
+  /** A totals label (Total, Summe, Zahlbetrag, Montant TTC...) below the top part of the page. */
   closing: boolean;
   /** "Continued on next page", "Übertrag", "Suite au verso"...: the document goes on. */
   continues: boolean;
@@ -47,6 +47,8 @@ export interface PageFeatures {
 /** Top share of the page where first pages carry their title, number and date. */
 const TOP = 0.38;
 const BLANK_MAX_WORDS = 2;
+/** Totals close a document below the page's top part; above it "Total" is a table column heading. */
+const CLOSING_FROM = 0.35;
 
 /** Whole folded words that title a document. German compounds end in "rechnung" and are matched by suffix. */
 const TITLE_WORDS = new Set([
@@ -100,6 +102,7 @@ const CLOSING = [
   "summe",
   "gesamtbetrag",
   "zahlbetrag",
+  "zuzahlen",
   "bruttosumme",
   "rechnungsbetrag",
   "endbetrag",
@@ -184,7 +187,10 @@ export function pageFeatures(document: Document, page: Page): PageFeatures {
     marker: findMarker(lines),
     title: hasTitle(lines),
     topDate: hasTopDate(lines),
-    closing: containsAny(folded, CLOSING),
+    closing: containsAny(
+      folded.filter((_, i) => (lines[i]?.y0 ?? 0) >= CLOSING_FROM),
+      CLOSING,
+    ),
     continues: containsAny(folded, CONTINUES),
     number: value("invoice.number"),
     numberAtTop: (fields.find((f) => f.name === "invoice.number")?.boundingBox?.topLeft.y ?? 1) <= TOP,

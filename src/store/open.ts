@@ -1,15 +1,53 @@
-/** Chooses the store and blob store once at start-up. Only the embedded pair exists today (PostgreSQL: issue 7). */
+/**
+ * Chooses the store and blob store once at start-up: embedded (SQLite + files under the data directory) by default,
+ * PostgreSQL when a database URL is given (blobs then in PostgreSQL, or in S3 when a blob URL says so).
+ */
 import { join } from "node:path";
+import type { Kysely } from "kysely";
 import { fsBlobStore } from "./blob-fs.js";
+import { pgBlobStore } from "./blob-pg.js";
+import { openPostgresStore } from "./postgres/pg-store.js";
+import type { PgDatabase } from "./postgres/schema.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
 import type { BlobStore, Store } from "./types.js";
 
 export interface Storage {
   store: Store;
   blobs: BlobStore;
+  /** Set in the PostgreSQL mode: the queue and the completion channel use the same database. */
+  postgres?: { url: string; db: Kysely<PgDatabase> };
 }
 
-export async function openStorage(dataDir: string): Promise<Storage> {
+export interface StorageOptions {
+  /** postgres://... (DATABASE_URL): switches the store to PostgreSQL. */
+  databaseUrl?: string;
+  /** s3://bucket/prefix (BLOB_URL); only with a database URL. */
+  blobUrl?: string;
+  /** Errors of idle PostgreSQL connections (a server restart): logged, not fatal. */
+  onDatabaseError?: (err: Error) => void;
+}
+
+/** DATABASE_URL and BLOB_URL from the environment; empty values count as unset. */
+export function storageOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StorageOptions {
+  return { databaseUrl: env.DATABASE_URL || undefined, blobUrl: env.BLOB_URL || undefined };
+}
+
+export async function openStorage(dataDir: string, options: StorageOptions = {}): Promise<Storage> {
+  if (options.databaseUrl) {
+    const { store, db } = await openPostgresStore(options.databaseUrl, { onIdleError: options.onDatabaseError });
+    const blobs = await openBlobStore(options.blobUrl, db).catch(async (err: unknown) => {
+      await store.close();
+      throw err;
+    });
+    return { store, blobs, postgres: { url: options.databaseUrl, db } };
+  }
+  if (options.blobUrl)
+    throw new Error("BLOB_URL needs DATABASE_URL: the embedded mode keeps blobs in its data directory");
   const store = await openSqliteStore(join(dataDir, "docsift.sqlite"));
   return { store, blobs: fsBlobStore(join(dataDir, "blobs")) };
+}
+
+async function openBlobStore(blobUrl: string | undefined, db: Kysely<PgDatabase>): Promise<BlobStore> {
+  if (!blobUrl) return pgBlobStore(db);
+  throw new Error(`unsupported BLOB_URL ${JSON.stringify(blobUrl)}`);
 }

@@ -8,9 +8,9 @@
  */
 import { availableParallelism } from "node:os";
 import { DocsiftError, type ErrorBody, type ErrorCode } from "../domain/errors.js";
+import type { Results } from "../domain/result.js";
 import type { CompletionSignal } from "../queue/completion.js";
 import type { JobOutcome } from "../queue/job-queue.js";
-import type { Results } from "../domain/result.js";
 import type { BlobStore, FileRecord, Store } from "../store/types.js";
 import type { ProcessingPool } from "./processing-tasks.js";
 import { storeChildren } from "./split-children.js";

@@ -3,12 +3,14 @@
  * helpers for tokens, uploads and generated PDFs. Everything goes over real HTTP.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import pg from "pg";
 import { type RunningService, startService } from "../../src/api/service.js";
 import { type CreateClientOptions, type CreatedClient, createClient } from "../../src/auth/clients.js";
+import { createTestSchema, type TestSchema } from "./pg-schema.js";
 
 export interface TestServer {
   url: string;
@@ -18,20 +20,38 @@ export interface TestServer {
   /** A token of the admin client (all scopes unless narrowed). */
   token(scope?: string): Promise<string>;
   newClient(options: CreateClientOptions): Promise<CreatedClient>;
-  /** Stops the service; keeps the data dir when `keepData` (restart tests). */
+  /** Which store this server runs on. */
+  backend: TestBackend;
+  /** Blobs currently stored (files under the data dir, or rows of the PostgreSQL blob table). */
+  blobCount(): Promise<number>;
+  /** Stops the service; keeps the data dir (and PostgreSQL schema) when `keepData` (restart tests). */
   stop(keepData?: boolean): Promise<void>;
+}
+
+/** `sqlite` (embedded) or `postgres` (a fresh schema on the machine's server). */
+export type TestBackend = "sqlite" | "postgres";
+
+/** DOCSIFT_TEST_BACKEND picks the backend of every test server that does not name one (the suite runs per backend). */
+export function defaultTestBackend(): TestBackend {
+  return process.env.DOCSIFT_TEST_BACKEND === "postgres" ? "postgres" : "sqlite";
 }
 
 export interface TestServerOptions {
   workers?: number;
   resultWaitMs?: number;
   dataDir?: string;
+  backend?: TestBackend;
+  /** Reuse this PostgreSQL schema (a restart); default: a fresh one. */
+  schema?: TestSchema;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "docsift-svc-")));
   const admin = { clientId: "test-admin", clientSecret: randomBytes(18).toString("base64url") };
+  const backend = options.backend ?? defaultTestBackend();
+  const schema = backend === "postgres" ? (options.schema ?? (await createTestSchema())) : undefined;
   const service = await startService({
+    databaseUrl: schema?.url,
     dataDir,
     host: "127.0.0.1",
     port: 0,
@@ -47,11 +67,33 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     admin,
     token: (scope) => getToken(service.url, admin.clientId, admin.clientSecret, scope),
     newClient: (opts) => createClient(service.store, opts),
+    backend,
+    blobCount: () => (schema ? countRows(schema.url, "blobs") : countBlobFiles(join(dataDir, "blobs"))),
     async stop(keepData = false) {
       await service.stop();
-      if (!keepData) await rm(dataDir, { recursive: true, force: true });
+      if (keepData) return;
+      await rm(dataDir, { recursive: true, force: true });
+      await schema?.drop();
     },
   };
+}
+
+async function countBlobFiles(root: string): Promise<number> {
+  const dirs = await readdir(root).catch(() => [] as string[]);
+  let n = 0;
+  for (const d of dirs) n += (await readdir(join(root, d))).length;
+  return n;
+}
+
+async function countRows(url: string, table: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
 }
 
 export async function getToken(url: string, clientId: string, secret: string, scope?: string): Promise<string> {

@@ -63,7 +63,8 @@ async function splitChildren(bytes: Uint8Array, fileName = "bundle.pdf"): Promis
   return field.value as ChildRef[];
 }
 
-const valueOf = (body: ResultBody, name: string): unknown => body.results?.fields.find((f) => f.name === name)?.value;
+const fieldValue = (body: ResultBody, name: string): unknown =>
+  body.results?.fields.find((f) => f.name === name)?.value;
 
 describe("split workflow", () => {
   test("three invoices of 2, 1 and 3 pages become three children with their own pages, files and fields", async () => {
@@ -82,8 +83,8 @@ describe("split workflow", () => {
       assert.equal(child.body.status, "FINALISED", JSON.stringify(child.body));
       assert.equal(child.body.fileId, children[i]?.file_id);
       assert.ok(child.body.results?.timestamp, "a child's result is a normal result");
-      assert.equal(valueOf(child.body, "invoice.number"), THREE_INVOICES[i]?.number);
-      assert.equal(valueOf(child.body, "invoice.date"), THREE_INVOICES[i]?.date.split(".").reverse().join("-"));
+      assert.equal(fieldValue(child.body, "invoice.number"), THREE_INVOICES[i]?.number);
+      assert.equal(fieldValue(child.body, "invoice.date"), THREE_INVOICES[i]?.date.split(".").reverse().join("-"));
     });
     // Each child's stored file is a real PDF of its own pages.
     const third = children[2];
@@ -106,7 +107,7 @@ describe("split workflow", () => {
       [{ from: 1, to: 3 }],
     );
     const child = await result(children[0]?.file_id ?? "");
-    assert.equal(valueOf(child.body, "invoice.number"), third.number);
+    assert.equal(fieldValue(child.body, "invoice.number"), third.number);
   });
 
   test("an image upload yields one child", async () => {
@@ -118,7 +119,7 @@ describe("split workflow", () => {
     assert.deepEqual(children[0]?.pages, { from: 1, to: 1 });
     const child = await result(children[0]?.file_id ?? "");
     assert.equal(child.body.status, "FINALISED", JSON.stringify(child.body));
-    assert.equal(valueOf(child.body, "invoice.number"), second.number);
+    assert.equal(fieldValue(child.body, "invoice.number"), second.number);
   });
 
   test("children belong to the parent's tenant: another tenant gets 404", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -31,13 +31,7 @@ async function fieldNames(fileId: string): Promise<string[]> {
 
 const expected = (selection: Selection): string[] => resolveFields(selection).map((f) => f.name);
 
-async function blobCount(): Promise<number> {
-  const root = join(server.dataDir, "blobs");
-  const dirs = await readdir(root).catch(() => [] as string[]);
-  let n = 0;
-  for (const d of dirs) n += (await readdir(join(root, d))).length;
-  return n;
-}
+const blobCount = (): Promise<number> => server.blobCount();
 
 describe("upload parameter forms", () => {
   const cases: {

@@ -1,0 +1,200 @@
+/**
+ * The scale-out job queue on pg-boss, in the same PostgreSQL database as the store. API processes only send; worker
+ * processes also work. What pg-boss provides, and why it is configured so:
+ * - `stately` policy with the file id as singleton key: at most one queued and one running job per file, so a file
+ *   never runs twice at once and a repeated enqueue (the start-up sweep, a retried upload) is a no-op.
+ * - retries with exponential backoff when a handler throws (its thread crashed, or the store was unreachable);
+ *   the runner itself counts attempts in the files table and fails the file after MAX_ATTEMPTS.
+ * - expiry: a job still active after `expireInSeconds` (its worker was killed) is failed by pg-boss's maintenance and
+ *   re-delivered to any live worker.
+ * - a dead-letter queue after `retryLimit` retries; workers mark those files FAILED `internal`, so nothing that got a
+ *   receipt stays RECEIVED forever.
+ * New jobs are announced with NOTIFY so idle workers fetch at once instead of waiting for their next poll.
+ */
+
+import type { Kysely } from "kysely";
+import PgBoss from "pg-boss";
+import type { ErrorBody } from "../domain/errors.js";
+import type { PgDatabase } from "../store/postgres/schema.js";
+import type { Store } from "../store/types.js";
+import { MAX_ATTEMPTS } from "../workflows/runner.js";
+import type { JobHandler, JobQueue } from "./job-queue.js";
+import type { PgCompletion } from "./pg-completion.js";
+
+export const JOB_QUEUE = "docsift-files";
+export const DEAD_LETTER_QUEUE = "docsift-files-dead";
+/** NOTIFY channel announcing a new job (payload unused). */
+export const JOB_CHANNEL = "docsift_job_waiting";
+
+export interface PgQueueSettings {
+  /**
+   * pg-boss's own schema (PGBOSS_SCHEMA). Default "pgboss", or "<schema>_pgboss" when DATABASE_URL pins a
+   * search_path, so installations sharing one database by schema also keep separate queues.
+   */
+  schema: string;
+  /** Seconds a job may stay active before it counts as abandoned (DOCSIFT_JOB_EXPIRE_SECONDS, default 900). */
+  expireInSeconds: number;
+  /** How often pg-boss's maintenance (expiry) runs (DOCSIFT_QUEUE_MAINTENANCE_SECONDS, default 30). */
+  maintenanceIntervalSeconds: number;
+  /** Fallback poll of idle workers, seconds (NOTIFY wakes them sooner). */
+  pollingIntervalSeconds: number;
+}
+
+/** The first schema of a `search_path` set through the URL's `options` parameter, if any. */
+export function searchPathSchema(url: string): string | undefined {
+  let options: string | null;
+  try {
+    options = new URL(url).searchParams.get("options");
+  } catch {
+    return undefined;
+  }
+  const match = options && /(?:^|\s)(?:-c\s*|--)search_path=([A-Za-z_][A-Za-z0-9_]*)/.exec(options);
+  return match?.[1];
+}
+
+export function pgQueueSettingsFromEnv(url: string, env: NodeJS.ProcessEnv = process.env): PgQueueSettings {
+  const int = (name: string, fallback: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be an integer >= 1, got "${raw}"`);
+    return n;
+  };
+  return {
+    schema: env.PGBOSS_SCHEMA || (searchPathSchema(url) ? `${searchPathSchema(url)}_pgboss` : "pgboss"),
+    expireInSeconds: int("DOCSIFT_JOB_EXPIRE_SECONDS", 900),
+    maintenanceIntervalSeconds: int("DOCSIFT_QUEUE_MAINTENANCE_SECONDS", 30),
+    pollingIntervalSeconds: int("DOCSIFT_QUEUE_POLL_SECONDS", 2),
+  };
+}
+
+export interface PgQueueOptions {
+  url: string;
+  settings: PgQueueSettings;
+  completion: PgCompletion;
+  onError: (err: Error) => void;
+  /** Set in processes that run jobs: the runner, how many at once, and what to sweep and fail. */
+  worker?: {
+    handler: JobHandler;
+    concurrency: number;
+    store: Store;
+    db: Kysely<PgDatabase>;
+    onDeadLetter: (fileId: string) => void;
+  };
+}
+
+export interface PgQueue extends JobQueue {
+  /** Jobs sent by no one yet: RECEIVED files never started (an API process died between insert and send). */
+  sweep(): Promise<number>;
+  /** Wakes this process's idle workers for an immediate fetch: call on a JOB_CHANNEL notification. */
+  wake(): void;
+}
+
+interface FileJob {
+  fileId: string;
+}
+
+/** Retries beyond the runner's own attempts, so store outages (handler throws) are retried too before dead-letter. */
+const RETRY_LIMIT = MAX_ATTEMPTS + 3;
+
+export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
+  const { settings } = options;
+  const boss = new PgBoss({
+    connectionString: options.url,
+    schema: settings.schema,
+    max: 4,
+    supervise: options.worker !== undefined,
+    schedule: false,
+    maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
+  });
+  // pg-boss reports connection loss and failed polls here; without a listener an EventEmitter error would crash.
+  boss.on("error", options.onError);
+  await boss.start();
+  await boss.createQueue(DEAD_LETTER_QUEUE, { name: DEAD_LETTER_QUEUE, policy: "standard" });
+  await boss.createQueue(JOB_QUEUE, {
+    name: JOB_QUEUE,
+    policy: "stately",
+    retryLimit: RETRY_LIMIT,
+    retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: settings.expireInSeconds,
+    deadLetter: DEAD_LETTER_QUEUE,
+  });
+
+  let running = 0;
+  let waitingCount = 0;
+  const workerIds: string[] = [];
+  const worker = options.worker;
+  if (worker) {
+    for (let i = 0; i < Math.max(1, worker.concurrency); i++) {
+      workerIds.push(
+        await boss.work<FileJob>(
+          JOB_QUEUE,
+          { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds },
+          async ([job]) => {
+            if (!job) return;
+            running++;
+            try {
+              // Throwing hands the job back to pg-boss, which retries it with backoff.
+              if ((await worker.handler(job.data.fileId)) === "retry") throw new Error("processing attempt crashed");
+            } finally {
+              running--;
+            }
+          },
+        ),
+      );
+    }
+    await boss.work<FileJob>(DEAD_LETTER_QUEUE, { batchSize: 1 }, async ([job]) => {
+      if (!job) return;
+      const error: ErrorBody = {
+        error: "internal",
+        message: "Processing was abandoned after repeated failures; the failure was logged.",
+      };
+      await worker.store.files.fail(job.data.fileId, error, new Date().toISOString());
+      options.completion.notify(job.data.fileId);
+      worker.onDeadLetter(job.data.fileId);
+    });
+  }
+  // The depth gauge must answer synchronously: refresh a cached count in the background.
+  const refresh = (): void => {
+    boss.getQueueSize(JOB_QUEUE).then(
+      (n) => {
+        waitingCount = n;
+      },
+      () => undefined,
+    );
+  };
+  const depthTimer = setInterval(refresh, 5000);
+  depthTimer.unref();
+  refresh();
+
+  const enqueue = async (fileId: string): Promise<void> => {
+    await boss.send(JOB_QUEUE, { fileId } satisfies FileJob, { singletonKey: fileId });
+    options.completion.publish(JOB_CHANNEL, "");
+  };
+
+  return {
+    enqueue,
+    depth: () => waitingCount + running,
+    wake() {
+      for (const id of workerIds) boss.notifyWorker(id);
+    },
+    async sweep() {
+      if (!worker) return 0;
+      const rows = await worker.db
+        .selectFrom("files")
+        .select("id")
+        .where("status", "=", "RECEIVED")
+        .where("attempts", "=", 0)
+        .orderBy("uploaded_at")
+        .execute();
+      for (const row of rows) await enqueue(row.id);
+      return rows.length;
+    },
+    async drain() {
+      clearInterval(depthTimer);
+      // Graceful: running jobs finish (up to the pool's own task timeout); waiting ones stay queued in PostgreSQL.
+      await boss.stop({ graceful: true, wait: true, timeout: 10 * 60_000 });
+    },
+  };
+}

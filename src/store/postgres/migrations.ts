@@ -1,0 +1,75 @@
+/**
+ * Versioned PostgreSQL migrations, kept in code so the binary carries them. They run at every start (Kysely's
+ * Migrator takes an advisory lock, so many processes starting at once apply each migration exactly once) and on
+ * `docsift migrate`. Append new entries; never edit one that has shipped.
+ */
+import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
+
+const migrations: Record<string, Migration> = {
+  "0001_initial": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("tenants")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("clients")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("tenant_id", "text", (c) => c.notNull().references("tenants.id"))
+        .addColumn("secret_hash", "text", (c) => c.notNull())
+        .addColumn("scopes", "text", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull())
+        .addColumn("revoked_at", "timestamptz")
+        .execute();
+      await db.schema
+        .createTable("files")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("tenant_id", "text", (c) => c.notNull().references("tenants.id"))
+        .addColumn("client_id", "text", (c) => c.notNull().references("clients.id"))
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("workflow", "text", (c) => c.notNull())
+        .addColumn("options", "jsonb")
+        .addColumn("selection", "jsonb", (c) => c.notNull())
+        .addColumn("locale", "text")
+        .addColumn("tags", "text")
+        .addColumn("file_name", "text")
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("page_count", "integer", (c) => c.notNull())
+        .addColumn("size", "integer", (c) => c.notNull())
+        .addColumn("parent_id", "text", (c) => c.references("files.id"))
+        .addColumn("error", "jsonb")
+        .addColumn("uploaded_at", "timestamptz", (c) => c.notNull())
+        .addColumn("started_at", "timestamptz")
+        .addColumn("finished_at", "timestamptz")
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex("files_tenant").on("files").columns(["tenant_id", "uploaded_at"]).execute();
+      await db.schema.createIndex("files_parent").on("files").column("parent_id").execute();
+      // Workers sweep unfinished files at start (uploads whose job was never queued): keep that scan cheap.
+      await sql`CREATE INDEX files_unfinished ON files (uploaded_at) WHERE status IN ('RECEIVED', 'IN PROGRESS')`.execute(
+        db,
+      );
+      await db.schema
+        .createTable("results")
+        .addColumn("file_id", "text", (c) => c.primaryKey().references("files.id"))
+        // json, not jsonb: keeps the result text (key order included) exactly as written.
+        .addColumn("body", "json", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull())
+        .execute();
+      // Document bytes when BLOB_URL does not point elsewhere. No foreign key: a blob is written before its file row.
+      await db.schema
+        .createTable("blobs")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("bytes", "bytea", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+  },
+};
+
+export const pgMigrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};
