@@ -166,7 +166,7 @@ test("2 APIs + 2 workers: spread uploads, kill -9 a worker, restart PostgreSQL",
   assert.ok(finalisedBy(w1).length > 0 && finalisedBy(w2).length > 0, "both workers took jobs");
 
   // kill -9 mid-job: with worker-2 drained away, worker-1 takes the scan; kill it once the scan runs and start
-  // worker-2 again: the job expires and is re-delivered there.
+  // another worker: the job expires and is re-delivered there.
   w2.child.kill("SIGTERM");
   assert.equal(await w2.exited, 0, "a worker drains and exits 0 on SIGTERM");
   const scanId = String(
@@ -177,9 +177,9 @@ test("2 APIs + 2 workers: spread uploads, kill -9 a worker, restart PostgreSQL",
     assert.equal(s, "RECEIVED", "the scan finished before the worker could be killed");
     await new Promise((r) => setTimeout(r, 50));
   }
-  const w3 = await worker("worker-3");
   w1.child.kill("SIGKILL");
   await w1.exited;
+  const w3 = await worker("worker-3");
   const scanResult = await finalResult(apiB, token, scanId);
   assert.deepEqual(finalisedBy(w3), [scanId], "the killed worker's job finished on the other worker");
   assert.deepEqual(await finalResult(apiA, token, scanId), scanResult, "both APIs serve the same result");
