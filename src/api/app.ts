@@ -17,6 +17,7 @@ import { errorHandler, sendError } from "./error-handler.js";
 import type { ServiceMetrics } from "./metrics.js";
 import { resultRoutes } from "./routes/results.js";
 import { serviceInfoRoutes } from "./routes/service-info.js";
+import { taskRoutes } from "./routes/tasks.js";
 import { tokenRoutes } from "./routes/token.js";
 import { uploadRoutes } from "./routes/upload.js";
 
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pool: deps.pool,
     maxWaitMs: deps.maxWaitMs,
   });
+  await app.register(taskRoutes, { store: deps.store, completion: deps.completion });
   await app.register(serviceInfoRoutes, { metrics: deps.metrics, isDraining: deps.isDraining });
   return app;
 }

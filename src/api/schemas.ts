@@ -18,6 +18,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: "unauthorized (no token), invalid_token (expired, bad signature, revoked), invalid_client (token endpoint)",
   403: "forbidden: the token lacks the route's scope",
   404: "not_found: unknown id, or a file of another tenant",
+  409: "conflict: the task was already resolved (by another reviewer)",
   413: "file_too_large: over 20 MiB",
   415: "unsupported_type: not a PDF, PNG or JPG by content",
   422: "too_many_pages, encrypted_pdf, corrupt_file, image_too_large: well-formed but unusable",

@@ -6,6 +6,7 @@ import { resolveFieldSets, type Selection } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
 import { parseSplitPlan } from "../split/options.js";
 import type { WorkflowId } from "../store/types.js";
+import { parseValidatePlan } from "../validate/conditions.js";
 
 /** Every value a parameter was given, in order (a form may repeat a field). */
 export type RawParams = Record<string, string[]>;
@@ -113,14 +114,15 @@ function parseWorkflow(params: RawParams, selection: Selection): Pick<UploadPara
     });
     return { workflow: "split", options: { ...plan } };
   }
-  if (workflowId === "validate") {
-    throw bad(`workflowId "${workflowId}" is not yet supported by this server; omit workflowId for plain extraction.`);
-  }
-  if (workflowId !== "prediction") {
+  if (workflowId !== "prediction" && workflowId !== "validate") {
     throw bad(`Unknown workflowId "${workflowId}"; the values are prediction, split and validate.`);
   }
   if (single(params, "childWorkflowId") !== undefined || single(params, "childWorkflowOptions") !== undefined) {
     throw bad("childWorkflowId and childWorkflowOptions apply only to workflowId=split.");
+  }
+  if (workflowId === "validate") {
+    // Stored as the checked plan, like a split parent's child plan.
+    return { workflow: "validate", options: { validate: parseValidatePlan(options, resolveFieldSets(selection)) } };
   }
   return { workflow: "prediction", options };
 }

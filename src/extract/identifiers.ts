@@ -122,7 +122,7 @@ function underBlock(span: Candidate, block: readonly Word[]): boolean {
   return span.box.x0 >= x0 - 0.02 && span.box.x0 <= x1 && span.box.y0 >= y0 && span.box.y0 <= y1 + 2.5 * lineHeight;
 }
 
-export function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TypedScored[] {
+function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TypedScored[] {
   const found = ngramCandidates(
     layout,
     4,

@@ -209,10 +209,6 @@ export function buildLayout(document: Document): Layout {
   return { pages, segments, wordsById, wordPlace };
 }
 
-export function pageOf(layout: Layout, pageNum: number): PageLayout | undefined {
-  return layout.pages.find((p) => p.pageNum === pageNum);
-}
-
 /** All text of the document, line by line, for language detection and document-level cues. */
 export function fullText(layout: Layout): string {
   return layout.pages.map((p) => p.rows.map((r) => r.map((s) => s.text).join("  ")).join("\n")).join("\n\f");

@@ -15,6 +15,7 @@
 import type { Kysely } from "kysely";
 import PgBoss from "pg-boss";
 import type { ErrorBody } from "../domain/errors.js";
+import { createPgPool } from "../store/postgres/pg-store.js";
 import type { PgDatabase } from "../store/postgres/schema.js";
 import type { Store } from "../store/types.js";
 import { MAX_ATTEMPTS } from "../workflows/runner.js";
@@ -99,10 +100,11 @@ const RETRY_LIMIT = MAX_ATTEMPTS + 3;
 
 export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
   const { settings } = options;
+  // pg-boss runs its SQL on a pool of ours, hardened against connections dropped by a server restart.
+  const pool = createPgPool(options.url, { maxConnections: 4, onIdleError: options.onError });
   const boss = new PgBoss({
-    connectionString: options.url,
+    db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
     schema: settings.schema,
-    max: 4,
     supervise: options.worker !== undefined,
     schedule: false,
     maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
@@ -195,6 +197,7 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
       clearInterval(depthTimer);
       // Graceful: running jobs finish (up to the pool's own task timeout); waiting ones stay queued in PostgreSQL.
       await boss.stop({ graceful: true, wait: true, timeout: 10 * 60_000 });
+      await pool.end();
     },
   };
 }

@@ -11,11 +11,16 @@
  */
 import { resolveFieldSets, type Selection } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
+import { parseValidatePlan } from "../validate/conditions.js";
+
+export type ChildWorkflow = "prediction" | "validate";
 
 /** What a split parent stores as its options: the plan for its children. */
 export interface SplitPlan {
-  childWorkflow: "prediction";
+  childWorkflow: ChildWorkflow;
   childSelection: Selection;
+  /** Each child's stored options: the checked validation plan when children validate; absent otherwise. */
+  childOptions?: Record<string, unknown>;
 }
 
 function bad(message: string): DocsiftError {
@@ -59,12 +64,11 @@ function childSelection(where: string, options: unknown): Selection | null {
   return selection;
 }
 
-function childWorkflowName(where: string, value: unknown): "prediction" {
+function childWorkflowName(where: string, value: unknown): ChildWorkflow {
   if (typeof value !== "string" || value.trim() === "") throw bad(`${where} must name a workflow, e.g. "prediction".`);
   const name = value.trim();
-  if (name === "prediction") return name;
-  if (name === "validate") throw bad(`${where} "validate" is not yet supported for split children; use "prediction".`);
-  throw bad(`${where} "${name}" is not a child workflow; the value is "prediction".`);
+  if (name === "prediction" || name === "validate") return name;
+  throw bad(`${where} "${name}" is not a child workflow; the values are "prediction" and "validate".`);
 }
 
 /**
@@ -101,14 +105,23 @@ export function parseSplitPlan(input: {
     nested?.childWorkflowOptions === undefined
       ? null
       : childSelection("workflowOptions.prediction.childWorkflowOptions", nested.childWorkflowOptions);
-  return { childWorkflow, childSelection: formSelection ?? nestedSelection ?? input.selection };
+  const selection = formSelection ?? nestedSelection ?? input.selection;
+  if (childWorkflow === "prediction") return { childWorkflow, childSelection: selection };
+  // Validating children: the conditions sit beside the children's selection, in the child options that win.
+  const winning =
+    input.childWorkflowOptions ?? (isObject(nested?.childWorkflowOptions) ? nested.childWorkflowOptions : null);
+  const plan = parseValidatePlan(winning, resolveFieldSets(selection));
+  return { childWorkflow, childSelection: selection, childOptions: { validate: plan } };
 }
 
 /** The plan back from a stored parent's options (written by parseSplitPlan at upload). */
 export function storedSplitPlan(options: Record<string, unknown> | null): SplitPlan {
   const selection = options?.childSelection;
-  if (options?.childWorkflow !== "prediction" || !isObject(selection)) {
+  const workflow = options?.childWorkflow;
+  if ((workflow !== "prediction" && workflow !== "validate") || !isObject(selection)) {
     throw new DocsiftError("internal", "The split parent has no stored child plan.");
   }
-  return { childWorkflow: "prediction", childSelection: selection as Selection };
+  const plan: SplitPlan = { childWorkflow: workflow, childSelection: selection as Selection };
+  if (isObject(options?.childOptions)) plan.childOptions = options.childOptions;
+  return plan;
 }

@@ -49,5 +49,10 @@ export async function openStorage(dataDir: string, options: StorageOptions = {})
 
 async function openBlobStore(blobUrl: string | undefined, db: Kysely<PgDatabase>): Promise<BlobStore> {
   if (!blobUrl) return pgBlobStore(db);
+  if (blobUrl.startsWith("s3://")) {
+    // Loaded only when used: the AWS SDK is large.
+    const { s3BlobStore } = await import("./blob-s3.js");
+    return s3BlobStore(blobUrl);
+  }
   throw new Error(`unsupported BLOB_URL ${JSON.stringify(blobUrl)}`);
 }

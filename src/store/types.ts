@@ -6,6 +6,8 @@ import type { Selection } from "../catalog/lookup.js";
 import type { DocumentType } from "../document/model.js";
 import type { ErrorBody } from "../domain/errors.js";
 import type { FileStatus, Results } from "../domain/result.js";
+import type { Breach } from "../validate/evaluate.js";
+import type { Correction } from "../validate/review.js";
 
 /** Workflows a file can run. Only `prediction` is implemented; split and validate arrive with their issues. */
 export type WorkflowId = "prediction" | "split" | "validate";
@@ -102,10 +104,70 @@ export interface FileRepository {
   listUnfinished(): Promise<string[]>;
 }
 
+/** A validation task's life: draft (createTask.submit false, outside the queue), open (in the queue), resolved. */
+export type TaskStatus = "draft" | "open" | "resolved";
+
+export interface TaskRecord {
+  id: string;
+  tenantId: string;
+  fileId: string;
+  fieldSet: string;
+  status: TaskStatus;
+  /** 0..100, higher first. */
+  priority: number;
+  breaches: Breach[];
+  /** The file's predicted results, finalised (with corrections applied) when the task is resolved. */
+  predicted: Results;
+  fileName: string | null;
+  pageCount: number;
+  createdAt: string;
+  resolvedAt: string | null;
+  /** Client id of the reviewer who resolved it. */
+  resolvedBy: string | null;
+  corrections: Correction[] | null;
+}
+
+export type NewTask = Omit<TaskRecord, "status" | "resolvedAt" | "resolvedBy" | "corrections"> & {
+  status: "draft" | "open";
+};
+
+/** Position after the last task of a page, in the queue order (priority desc, createdAt asc, id asc). */
+export interface TaskCursor {
+  priority: number;
+  createdAt: string;
+  id: string;
+}
+
+export interface TaskResolution {
+  corrections: Correction[];
+  /** The file's final results (predictions with the corrections applied). */
+  results: Results;
+  by: string;
+  at: string;
+}
+
+export interface TaskRepository {
+  /** Inserts unless the file already has a task for that field set (a re-run job); false then. */
+  create(task: NewTask): Promise<boolean>;
+  get(tenantId: string, id: string): Promise<TaskRecord | undefined>;
+  /** Unscoped, for the job runner: the file's task, if its validation already created one. */
+  getForFile(fileId: string): Promise<TaskRecord | undefined>;
+  list(
+    tenantId: string,
+    query: { status: TaskStatus | null; after: TaskCursor | null; limit: number },
+  ): Promise<TaskRecord[]>;
+  /**
+   * Unresolved -> resolved and the file FINALISED with `results`, in one transaction. The update is conditional on
+   * the task being unresolved, so of two concurrent resolutions exactly one succeeds; the other gets undefined.
+   */
+  resolve(tenantId: string, id: string, resolution: TaskResolution): Promise<TaskRecord | undefined>;
+}
+
 export interface Store {
   tenants: TenantRepository;
   clients: ClientRepository;
   files: FileRepository;
+  tasks: TaskRepository;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Runs one queued file: dispatch on its workflow, write the outcome, signal completion. `prediction` extracts;
  * `split` stores and queues one child file per sub-document and finalises the parent with the children's list
- * (no timestamp); validate (issue 6) adds its own branch here. Outcomes:
+ * (no timestamp); `validate` extracts, then either finalises or leaves the file IN PROGRESS under a review task
+ * (src/workflows/validate.ts). Outcomes:
  * - DocsiftError from processing (corrupt, encrypted, OCR failure...): FAILED at once with that code.
  * - A crashed thread (or an unexpected error): retried until MAX_ATTEMPTS attempts have started, then FAILED `internal`.
  *   Attempts are counted in the store when a job starts, so a process killed mid-job also uses one up.
@@ -14,6 +15,7 @@ import type { JobOutcome } from "../queue/job-queue.js";
 import type { BlobStore, FileRecord, Store } from "../store/types.js";
 import type { ProcessingPool } from "./processing-tasks.js";
 import { storeChildren } from "./split-children.js";
+import { validatePredictions } from "./validate.js";
 
 export const MAX_ATTEMPTS = 3;
 
@@ -53,10 +55,13 @@ export function createJobRunner(deps: RunnerDeps): (fileId: string) => Promise<J
         message: `Processing stopped after ${file.attempts} failed attempts; the failure was logged.`,
       });
     }
+    // A validated file waiting for its reviewer (re-queued after a restart): nothing left to run.
+    if (file.workflow === "validate" && (await store.tasks.getForFile(file.id))) return "done";
     const started = Date.now();
     const attempt = await store.files.markStarted(file.id, new Date(started).toISOString());
     try {
       const results = await runWorkflow(deps, file);
+      if (results === null) return "done";
       await store.files.finalise(file.id, results, new Date().toISOString());
       observer.finalised(file, Date.now() - started);
       completion.notify(file.id);
@@ -76,7 +81,8 @@ export function createJobRunner(deps: RunnerDeps): (fileId: string) => Promise<J
   };
 }
 
-async function runWorkflow(deps: RunnerDeps, file: FileRecord): Promise<Results> {
+/** The file's results, or null when they await review (validate). */
+async function runWorkflow(deps: RunnerDeps, file: FileRecord): Promise<Results | null> {
   const pageConcurrency = Math.max(1, Math.round(availableParallelism() / deps.pool.size));
   switch (file.workflow) {
     case "split": {
@@ -85,23 +91,25 @@ async function runWorkflow(deps: RunnerDeps, file: FileRecord): Promise<Results>
       if (result.kind !== "split") throw new Error("processing thread answered a different task");
       return { fields: [await storeChildren(deps, file, result.children)] };
     }
-    case "prediction": {
-      const bytes = new Uint8Array(await deps.blobs.get(file.id));
-      const result = await deps.pool.run(
-        {
-          kind: "predict",
-          bytes,
-          selection: file.selection,
-          locale: file.locale,
-          pageConcurrency,
-        },
-        [bytes.buffer as ArrayBuffer],
-      );
-      if (result.kind !== "predict") throw new Error("processing thread answered a different task");
-      return { timestamp: new Date().toISOString(), fields: result.fields };
-    }
+    case "prediction":
+      return predict(deps, file, pageConcurrency);
     case "validate":
-      // Uploads reject these until their issues land; a row can only carry one if written by a newer version.
-      throw new DocsiftError("bad_request", `The ${file.workflow} workflow is not supported by this version.`);
+      return validatePredictions(deps.store, file, await predict(deps, file, pageConcurrency));
   }
+}
+
+async function predict(deps: RunnerDeps, file: FileRecord, pageConcurrency: number): Promise<Results> {
+  const bytes = new Uint8Array(await deps.blobs.get(file.id));
+  const result = await deps.pool.run(
+    {
+      kind: "predict",
+      bytes,
+      selection: file.selection,
+      locale: file.locale,
+      pageConcurrency,
+    },
+    [bytes.buffer as ArrayBuffer],
+  );
+  if (result.kind !== "predict") throw new Error("processing thread answered a different task");
+  return { timestamp: new Date().toISOString(), fields: result.fields };
 }

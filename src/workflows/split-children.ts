@@ -48,7 +48,7 @@ export async function storeChildren(
         tenantId: parent.tenantId,
         clientId: parent.clientId,
         workflow: plan.childWorkflow,
-        options: null,
+        options: plan.childOptions ?? null,
         selection: plan.childSelection,
         locale: parent.locale,
         tags: parent.tags,

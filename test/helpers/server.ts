@@ -43,6 +43,8 @@ export interface TestServerOptions {
   backend?: TestBackend;
   /** Reuse this PostgreSQL schema (a restart); default: a fresh one. */
   schema?: TestSchema;
+  /** s3://bucket/prefix: blobs in S3 (postgres backend only; S3 settings from the environment). */
+  blobUrl?: string;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -52,6 +54,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const schema = backend === "postgres" ? (options.schema ?? (await createTestSchema())) : undefined;
   const service = await startService({
     databaseUrl: schema?.url,
+    blobUrl: options.blobUrl,
     dataDir,
     host: "127.0.0.1",
     port: 0,

@@ -161,9 +161,9 @@ describe("split workflow", () => {
       pattern: /childWorkflow/,
     },
     {
-      name: "validate as child workflow",
+      name: "validate as child workflow without conditions",
       fields: { fieldSet: "invoice", workflowId: "split", childWorkflowId: "validate" },
-      pattern: /not yet supported/,
+      pattern: /conditions/,
     },
     {
       name: "child options with both fieldSets and products",

@@ -153,9 +153,9 @@ describe("upload errors store nothing", () => {
       pattern: /childWorkflowId/,
     },
     {
-      name: "validate (not yet supported)",
+      name: "validate without conditions",
       fields: { fieldSet: "invoice", workflowId: "validate" },
-      pattern: /not yet/,
+      pattern: /conditions/,
     },
     {
       name: "an unknown workflow",

@@ -48,7 +48,7 @@ describe("parseSplitPlan", () => {
         }),
       badRequest(/not a child workflow/),
     );
-    assert.throws(() => parseSplitPlan({ ...base, childWorkflowId: "validate" }), badRequest(/not yet supported/));
+    assert.throws(() => parseSplitPlan({ ...base, childWorkflowId: "validate" }), badRequest(/conditions/));
     assert.throws(
       () =>
         parseSplitPlan({

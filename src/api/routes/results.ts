@@ -20,6 +20,8 @@ export interface ResultDeps {
 }
 
 const FINISHED_CACHE_LIMIT = 1000;
+/** Longest block while a file may be waiting on a validation task (spec: 30 s), whatever the server's own bound. */
+export const TASK_WAIT_MS = 30_000;
 const JSON_TYPE = "application/json; charset=utf-8";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -64,7 +66,9 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
         "Blocks until the file's workflows are complete, then answers FINALISED with results, or FAILED with an error. " +
         `\`timeout\` (milliseconds) bounds the wait: 0 answers at once; the default and the cap are ${deps.maxWaitMs} ms ` +
         "(server setting DOCSIFT_RESULT_WAIT_MS). When the bound passes the answer is `{fileId, status}` without " +
-        "results (status RECEIVED or IN PROGRESS). Scope: `result:all`. Another tenant's file is 404 like an unknown one.",
+        "results (status RECEIVED or IN PROGRESS). A validate file whose review task is open blocks at most " +
+        `${TASK_WAIT_MS / 1000} s, then answers IN PROGRESS. ` +
+        "Scope: `result:all`. Another tenant's file is 404 like an unknown one.",
       security: [{ oauth2: ["result:all"] }],
       params: fileIdParams,
       querystring: {
@@ -110,7 +114,8 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
     };
     let found = await read();
     if (isDone(found.file)) return sendFinished(found, reply);
-    const waitMs = Math.min(request.query.timeout ?? deps.maxWaitMs, deps.maxWaitMs);
+    const cap = found.file.workflow === "validate" ? Math.min(deps.maxWaitMs, TASK_WAIT_MS) : deps.maxWaitMs;
+    const waitMs = Math.min(request.query.timeout ?? cap, cap);
     if (waitMs === 0) return answer(found);
     // Subscribe, then read again: a completion between the first read and the subscription is not missed.
     // A client that hangs up ends its wait (the response closes before it finished).

@@ -21,7 +21,7 @@ const PARAMETERS_DOC =
   "Parameters: exactly one of `products` (list), `fieldSets` (list) or `fieldSet` (one id); lists accept a JSON " +
   'array text (`["invoice","payment"]`), a comma list (`invoice,payment`) or repeated fields. `locale`: BCP 47 tag ' +
   "(e.g. de-DE) guiding date and amount parsing. `tags`: free text up to 256 characters. `workflowId`: omit (or " +
-  "`prediction`) for extraction; `split` (with `childWorkflowId=prediction`, optional `childWorkflowOptions`) cuts the file into sub-documents, each its own file; `validate` answers 400 until supported. `workflowOptions`: JSON object text. " +
+  "`prediction`) for extraction; `split` (with `childWorkflowId=prediction`, optional `childWorkflowOptions`) cuts the file into sub-documents, each its own file; `validate` (with `workflowOptions` conditions) sends breaches to a review task (see /validate/tasks). `workflowOptions`: JSON object text. " +
   "File: PDF, PNG or JPG (judged by content), up to 20 MiB and 16 pages. Scope: `fileupload:all`.";
 
 const uploadErrors = errorResponses(400, 401, 403, 413, 415, 422, 503);

@@ -68,6 +68,32 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0002_tasks": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("tasks")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("tenant_id", "text", (c) => c.notNull().references("tenants.id"))
+        .addColumn("file_id", "text", (c) => c.notNull().references("files.id"))
+        .addColumn("field_set", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("priority", "integer", (c) => c.notNull())
+        .addColumn("breaches", "jsonb", (c) => c.notNull())
+        // json, not jsonb: the predicted results become the file's result text on resolution.
+        .addColumn("predicted", "json", (c) => c.notNull())
+        .addColumn("file_name", "text")
+        .addColumn("page_count", "integer", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull())
+        .addColumn("resolved_at", "timestamptz")
+        .addColumn("resolved_by", "text")
+        .addColumn("corrections", "jsonb")
+        .execute();
+      // One task per file and field set: a job re-run after a crash finds the task instead of adding another.
+      await db.schema.createIndex("tasks_file").on("tasks").columns(["file_id", "field_set"]).unique().execute();
+      // The review queue's order within a tenant and status.
+      await sql`CREATE INDEX tasks_queue ON tasks (tenant_id, status, priority DESC, created_at, id)`.execute(db);
+    },
+  },
 };
 
 export const pgMigrationProvider: MigrationProvider = {

@@ -4,7 +4,7 @@
  * process recovers by itself once the server answers again; the calls made while it was down fail and are retried by
  * their callers (the queue re-delivers jobs, clients retry uploads).
  */
-import { Kysely, Migrator, PostgresDialect, type Selectable } from "kysely";
+import { Kysely, Migrator, PostgresDialect, type Selectable, sql } from "kysely";
 import pg from "pg";
 import type { Selection } from "../../catalog/lookup.js";
 import type { DocumentType } from "../../document/model.js";
@@ -24,6 +24,7 @@ import type {
 } from "../types.js";
 import { pgMigrationProvider } from "./migrations.js";
 import type { ClientsTable, FilesTable, PgDatabase } from "./schema.js";
+import { taskRepository } from "./task-repository.js";
 
 export interface PostgresHandle {
   store: Store;
@@ -35,20 +36,30 @@ export interface PostgresHandle {
 export interface PostgresOptions {
   /** Pool size per process (default 10). */
   maxConnections?: number;
-  /** Called for errors of idle pooled connections (e.g. the server restarted); they are replaced, not fatal. */
+  /** Called for errors of pooled connections (e.g. the server restarted); they are replaced, not fatal. */
   onIdleError?: (err: Error) => void;
 }
 
 export function createPgPool(url: string, options: PostgresOptions = {}): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+  const report = (err: Error): void => options.onIdleError?.(err);
   // Without a listener, an idle client's error (server restart) would be an uncaught exception.
-  pool.on("error", (err) => options.onIdleError?.(err));
+  pool.on("error", report);
+  // pg listens for errors only on idle clients: one that is checked out between two queries (a transaction) when the
+  // server goes away would crash the process. The query in flight, if any, still fails on its own.
+  pool.on("connect", (client) => client.on("error", report));
   return pool;
 }
 
 /** Applies pending migrations; returns the names applied now. */
 export async function migratePostgres(db: Kysely<PgDatabase>): Promise<string[]> {
-  const { error, results } = await new Migrator({ db, provider: pgMigrationProvider }).migrateToLatest();
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: name the connection's own, or a
+  // second installation in another schema of the same database would look already migrated.
+  const { rows } = await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error("the database connection has no current schema (check search_path)");
+  const migrator = new Migrator({ db, provider: pgMigrationProvider, migrationTableSchema: schema });
+  const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
@@ -69,6 +80,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
       tenants: tenantRepository(db),
       clients: clientRepository(db),
       files: fileRepository(db),
+      tasks: taskRepository(db),
       close: () => db.destroy(),
     },
   };

@@ -59,10 +59,29 @@ export interface BlobsTable {
   created_at: Timestamp;
 }
 
+/** Validation tasks (src/store/postgres/task-repository.ts). */
+export interface TasksTable {
+  id: string;
+  tenant_id: string;
+  file_id: string;
+  field_set: string;
+  status: string;
+  priority: number;
+  breaches: JSONColumnType<object>;
+  predicted: JSONColumnType<object>;
+  file_name: string | null;
+  page_count: number;
+  created_at: Timestamp;
+  resolved_at: NullableTimestamp;
+  resolved_by: string | null;
+  corrections: ColumnType<unknown, string | null, string | null>;
+}
+
 export interface PgDatabase {
   tenants: TenantsTable;
   clients: ClientsTable;
   files: FilesTable;
   results: ResultsTable;
   blobs: BlobsTable;
+  tasks: TasksTable;
 }

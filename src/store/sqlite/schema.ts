@@ -46,9 +46,28 @@ export interface ResultsTable {
   created_at: string;
 }
 
+/** Validation tasks (src/store/sqlite/task-repository.ts); breaches, predicted and corrections are JSON text. */
+export interface TasksTable {
+  id: string;
+  tenant_id: string;
+  file_id: string;
+  field_set: string;
+  status: string;
+  priority: number;
+  breaches: string;
+  predicted: string;
+  file_name: string | null;
+  page_count: number;
+  created_at: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  corrections: string | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   clients: ClientsTable;
   files: FilesTable;
   results: ResultsTable;
+  tasks: TasksTable;
 }

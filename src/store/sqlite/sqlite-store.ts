@@ -25,6 +25,7 @@ import type {
 } from "../types.js";
 import { migrationProvider } from "./migrations.js";
 import type { ClientsTable, Database, FilesTable } from "./schema.js";
+import { taskRepository } from "./task-repository.js";
 
 export async function openSqliteStore(path: string): Promise<Store> {
   mkdirSync(dirname(path), { recursive: true });
@@ -44,6 +45,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
     tenants: tenantRepository(db),
     clients: clientRepository(db),
     files: fileRepository(db),
+    tasks: taskRepository(db),
     close: () => db.destroy(),
   };
 }

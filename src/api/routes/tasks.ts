@@ -1,0 +1,214 @@
+/**
+ * The review queue of the validate workflow (beta), scope `validate:annotation`, tenant-scoped:
+ * GET /validate/tasks (status filter, highest priority first, cursor pages), GET /validate/tasks/:id and
+ * POST /validate/tasks/:id/resolve. Resolving finalises the file in the same transaction and wakes anyone blocked
+ * on its result; of two reviewers resolving one task, the second gets 409.
+ */
+import type { FastifyInstance } from "fastify";
+import { findFieldSet } from "../../catalog/lookup.js";
+import { DocsiftError } from "../../domain/errors.js";
+import type { ChildrenField, Field } from "../../domain/result.js";
+import type { CompletionSignal } from "../../queue/completion.js";
+import type { Store, TaskCursor, TaskRecord, TaskStatus } from "../../store/types.js";
+import { applyCorrections, parseCorrections } from "../../validate/review.js";
+import { principalOf } from "../auth-hook.js";
+import { errorResponses, fieldSchema } from "../schemas.js";
+
+export interface TaskRouteDeps {
+  store: Store;
+  completion: CompletionSignal;
+}
+
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 200;
+const STATUSES = ["open", "draft", "resolved", "all"] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isField(f: Field | ChildrenField): f is Field {
+  return f.name !== "components.children";
+}
+
+/** The predictions of the validated field set: what the reviewer checks. */
+function fieldSetFields(task: TaskRecord): Field[] {
+  const names = new Set(findFieldSet(task.fieldSet)?.fields.map((f) => f.name) ?? []);
+  return task.predicted.fields.filter(isField).filter((f) => names.has(f.name));
+}
+
+/** The public shape: the record without tenant and stored results, with the validated field set's predictions. */
+export function taskView(task: TaskRecord) {
+  return {
+    id: task.id,
+    fileId: task.fileId,
+    fieldSet: task.fieldSet,
+    status: task.status,
+    priority: task.priority,
+    breaches: task.breaches,
+    fields: fieldSetFields(task),
+    fileName: task.fileName,
+    pageCount: task.pageCount,
+    createdAt: task.createdAt,
+    resolvedAt: task.resolvedAt,
+    resolvedBy: task.resolvedBy,
+    corrections: task.corrections,
+  };
+}
+
+function encodeCursor(task: TaskRecord): string {
+  const cursor: TaskCursor = { priority: task.priority, createdAt: task.createdAt, id: task.id };
+  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+}
+
+function decodeCursor(text: string): TaskCursor {
+  try {
+    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<TaskCursor>;
+    if (typeof c.priority === "number" && typeof c.createdAt === "string" && typeof c.id === "string") {
+      return { priority: c.priority, createdAt: c.createdAt, id: c.id };
+    }
+  } catch {
+    // reported below
+  }
+  throw new DocsiftError("bad_request", "cursor is not a `next` value from a previous page.");
+}
+
+const breachSchema = {
+  type: "object",
+  properties: {
+    field: { type: "string" },
+    condition: { type: "object", additionalProperties: true },
+    value: { type: ["string", "null"] },
+    confidence: { type: ["number", "null"] },
+  },
+} as const;
+
+const taskSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    fileId: { type: "string" },
+    fieldSet: { type: "string" },
+    status: { type: "string", enum: ["draft", "open", "resolved"] },
+    priority: { type: "integer", description: "0..100, higher is more urgent." },
+    breaches: { type: "array", items: breachSchema },
+    fields: { type: "array", items: fieldSchema, description: "The predicted fields, with boxes." },
+    fileName: { type: ["string", "null"] },
+    pageCount: { type: "integer" },
+    createdAt: { type: "string" },
+    resolvedAt: { type: ["string", "null"] },
+    resolvedBy: { type: ["string", "null"] },
+    corrections: {
+      type: ["array", "null"],
+      items: { type: "object", properties: { name: { type: "string" }, value: { type: ["string", "null"] } } },
+    },
+  },
+} as const;
+
+const taskIdParams = {
+  type: "object",
+  properties: { taskId: { type: "string", maxLength: 64 } },
+  required: ["taskId"],
+} as const;
+
+export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Promise<void> {
+  const { store, completion } = deps;
+  const security = [{ oauth2: ["validate:annotation"] }];
+
+  const find = async (tenantId: string, taskId: string): Promise<TaskRecord> => {
+    const task = UUID.test(taskId) ? await store.tasks.get(tenantId, taskId.toLowerCase()) : undefined;
+    if (!task) throw new DocsiftError("not_found", "No task with this id.");
+    return task;
+  };
+
+  app.get<{ Querystring: { status: (typeof STATUSES)[number]; cursor?: string; limit: number } }>(
+    "/validate/tasks",
+    {
+      config: { auth: "validate:annotation" },
+      schema: {
+        tags: ["validate"],
+        summary: "List validation tasks, highest priority first (beta)",
+        description:
+          "Tasks of the caller's tenant, by priority (highest first), oldest first among equals. `status` filters " +
+          "(default `open`, the review queue; `draft` lists tasks created with createTask.submit=false; `all`). " +
+          "Pass `next` back as `cursor` for the following page; `next` is null on the last one.",
+        security,
+        querystring: {
+          type: "object",
+          properties: {
+            status: { type: "string", enum: [...STATUSES], default: "open" },
+            cursor: { type: "string", maxLength: 512 },
+            limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: { tasks: { type: "array", items: taskSchema }, next: { type: ["string", "null"] } },
+            required: ["tasks", "next"],
+          },
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request) => {
+      const { status, cursor, limit } = request.query;
+      // One extra row tells whether another page exists without a count query.
+      const rows = await store.tasks.list(principalOf(request).tenantId, {
+        status: status === "all" ? null : (status as TaskStatus),
+        after: cursor ? decodeCursor(cursor) : null,
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return { tasks: page.map(taskView), next: rows.length > limit && last ? encodeCursor(last) : null };
+    },
+  );
+
+  app.get<{ Params: { taskId: string } }>(
+    "/validate/tasks/:taskId",
+    {
+      config: { auth: "validate:annotation" },
+      schema: {
+        tags: ["validate"],
+        summary: "One validation task (beta)",
+        security,
+        params: taskIdParams,
+        response: { 200: taskSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => taskView(await find(principalOf(request).tenantId, request.params.taskId)),
+  );
+
+  app.post<{ Params: { taskId: string }; Body: unknown }>(
+    "/validate/tasks/:taskId/resolve",
+    {
+      config: { auth: "validate:annotation" },
+      schema: {
+        tags: ["validate"],
+        summary: "Resolve a validation task (beta)",
+        description:
+          'Body `{"fields": [{"name", "value"}]}`: the listed fields are corrected (confidence 1, `reviewed: true`), ' +
+          "every other field is confirmed as predicted; the file becomes FINALISED with these values. A task already " +
+          "resolved (by another reviewer) is 409 conflict.",
+        security,
+        params: taskIdParams,
+        response: { 200: taskSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const who = principalOf(request);
+      const task = await find(who.tenantId, request.params.taskId);
+      const conflict = () => new DocsiftError("conflict", "This task is already resolved (by another reviewer).");
+      if (task.status === "resolved") throw conflict();
+      const corrections = parseCorrections(request.body, task.fieldSet);
+      const resolved = await store.tasks.resolve(who.tenantId, task.id, {
+        corrections,
+        results: applyCorrections(task.predicted, corrections),
+        by: who.clientId,
+        at: new Date().toISOString(),
+      });
+      // The conditional update matched nothing: someone resolved it between our read and our write.
+      if (!resolved) throw conflict();
+      completion.notify(resolved.fileId);
+      return taskView(resolved);
+    },
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * Validation tasks in PostgreSQL. Resolution is one transaction: the conditional task update (under READ COMMITTED
+ * the second of two concurrent updates re-checks `status` after the first commits and matches nothing), then the
+ * file's result.
+ */
+import type { Kysely, Selectable } from "kysely";
+import type { Results } from "../../domain/result.js";
+import type { Breach } from "../../validate/evaluate.js";
+import type { Correction } from "../../validate/review.js";
+import type { TaskRecord, TaskRepository, TaskStatus } from "../types.js";
+import type { PgDatabase, TasksTable } from "./schema.js";
+
+function toTask(row: Selectable<TasksTable>): TaskRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    fileId: row.file_id,
+    fieldSet: row.field_set,
+    status: row.status as TaskStatus,
+    priority: row.priority,
+    breaches: row.breaches as Breach[],
+    predicted: row.predicted as Results,
+    fileName: row.file_name,
+    pageCount: row.page_count,
+    createdAt: row.created_at.toISOString(),
+    resolvedAt: row.resolved_at === null ? null : row.resolved_at.toISOString(),
+    resolvedBy: row.resolved_by,
+    corrections: (row.corrections ?? null) as Correction[] | null,
+  };
+}
+
+export function taskRepository(db: Kysely<PgDatabase>): TaskRepository {
+  return {
+    async create(task) {
+      const row = await db
+        .insertInto("tasks")
+        .values({
+          id: task.id,
+          tenant_id: task.tenantId,
+          file_id: task.fileId,
+          field_set: task.fieldSet,
+          status: task.status,
+          priority: task.priority,
+          breaches: JSON.stringify(task.breaches),
+          predicted: JSON.stringify(task.predicted),
+          file_name: task.fileName,
+          page_count: task.pageCount,
+          created_at: task.createdAt,
+          resolved_at: null,
+          resolved_by: null,
+          corrections: null,
+        })
+        .onConflict((oc) => oc.columns(["file_id", "field_set"]).doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    async get(tenantId, id) {
+      const row = await db
+        .selectFrom("tasks")
+        .selectAll()
+        .where("id", "=", id)
+        .where("tenant_id", "=", tenantId)
+        .executeTakeFirst();
+      return row && toTask(row);
+    },
+    async getForFile(fileId) {
+      const row = await db.selectFrom("tasks").selectAll().where("file_id", "=", fileId).executeTakeFirst();
+      return row && toTask(row);
+    },
+    async list(tenantId, { status, after, limit }) {
+      let query = db.selectFrom("tasks").selectAll().where("tenant_id", "=", tenantId);
+      if (status !== null) query = query.where("status", "=", status);
+      if (after !== null) {
+        const createdAt = new Date(after.createdAt);
+        query = query.where((eb) =>
+          eb.or([
+            eb("priority", "<", after.priority),
+            eb.and([eb("priority", "=", after.priority), eb("created_at", ">", createdAt)]),
+            eb.and([eb("priority", "=", after.priority), eb("created_at", "=", createdAt), eb("id", ">", after.id)]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy("priority", "desc").orderBy("created_at").orderBy("id").limit(limit).execute();
+      return rows.map(toTask);
+    },
+    async resolve(tenantId, id, resolution) {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable("tasks")
+          .set({
+            status: "resolved",
+            resolved_at: resolution.at,
+            resolved_by: resolution.by,
+            corrections: JSON.stringify(resolution.corrections),
+          })
+          .where("id", "=", id)
+          .where("tenant_id", "=", tenantId)
+          .where("status", "!=", "resolved")
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return undefined;
+        const body = JSON.stringify(resolution.results);
+        await trx
+          .insertInto("results")
+          .values({ file_id: row.file_id, body, created_at: resolution.at })
+          .onConflict((oc) => oc.column("file_id").doUpdateSet({ body, created_at: resolution.at }))
+          .execute();
+        await trx
+          .updateTable("files")
+          .set({ status: "FINALISED", finished_at: resolution.at, error: null })
+          .where("id", "=", row.file_id)
+          .execute();
+        return toTask(row);
+      });
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/** Validation tasks in SQLite. Resolution is one transaction: the conditional task update, then the file's result. */
+import type { Kysely, Selectable } from "kysely";
+import type { Results } from "../../domain/result.js";
+import type { Breach } from "../../validate/evaluate.js";
+import type { Correction } from "../../validate/review.js";
+import type { TaskRecord, TaskRepository, TaskStatus } from "../types.js";
+import type { Database, TasksTable } from "./schema.js";
+
+function toTask(row: Selectable<TasksTable>): TaskRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    fileId: row.file_id,
+    fieldSet: row.field_set,
+    status: row.status as TaskStatus,
+    priority: row.priority,
+    breaches: JSON.parse(row.breaches) as Breach[],
+    predicted: JSON.parse(row.predicted) as Results,
+    fileName: row.file_name,
+    pageCount: row.page_count,
+    createdAt: row.created_at,
+    resolvedAt: row.resolved_at,
+    resolvedBy: row.resolved_by,
+    corrections: row.corrections === null ? null : (JSON.parse(row.corrections) as Correction[]),
+  };
+}
+
+export function taskRepository(db: Kysely<Database>): TaskRepository {
+  return {
+    async create(task) {
+      const res = await db
+        .insertInto("tasks")
+        .values({
+          id: task.id,
+          tenant_id: task.tenantId,
+          file_id: task.fileId,
+          field_set: task.fieldSet,
+          status: task.status,
+          priority: task.priority,
+          breaches: JSON.stringify(task.breaches),
+          predicted: JSON.stringify(task.predicted),
+          file_name: task.fileName,
+          page_count: task.pageCount,
+          created_at: task.createdAt,
+          resolved_at: null,
+          resolved_by: null,
+          corrections: null,
+        })
+        .onConflict((oc) => oc.columns(["file_id", "field_set"]).doNothing())
+        .executeTakeFirst();
+      return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    async get(tenantId, id) {
+      const row = await db
+        .selectFrom("tasks")
+        .selectAll()
+        .where("id", "=", id)
+        .where("tenant_id", "=", tenantId)
+        .executeTakeFirst();
+      return row && toTask(row);
+    },
+    async getForFile(fileId) {
+      const row = await db.selectFrom("tasks").selectAll().where("file_id", "=", fileId).executeTakeFirst();
+      return row && toTask(row);
+    },
+    async list(tenantId, { status, after, limit }) {
+      let query = db.selectFrom("tasks").selectAll().where("tenant_id", "=", tenantId);
+      if (status !== null) query = query.where("status", "=", status);
+      if (after !== null) {
+        query = query.where((eb) =>
+          eb.or([
+            eb("priority", "<", after.priority),
+            eb.and([eb("priority", "=", after.priority), eb("created_at", ">", after.createdAt)]),
+            eb.and([
+              eb("priority", "=", after.priority),
+              eb("created_at", "=", after.createdAt),
+              eb("id", ">", after.id),
+            ]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy("priority", "desc").orderBy("created_at").orderBy("id").limit(limit).execute();
+      return rows.map(toTask);
+    },
+    async resolve(tenantId, id, resolution) {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable("tasks")
+          .set({
+            status: "resolved",
+            resolved_at: resolution.at,
+            resolved_by: resolution.by,
+            corrections: JSON.stringify(resolution.corrections),
+          })
+          .where("id", "=", id)
+          .where("tenant_id", "=", tenantId)
+          .where("status", "!=", "resolved")
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return undefined;
+        await trx
+          .insertInto("results")
+          .values({ file_id: row.file_id, body: JSON.stringify(resolution.results), created_at: resolution.at })
+          .onConflict((oc) =>
+            oc.column("file_id").doUpdateSet({ body: JSON.stringify(resolution.results), created_at: resolution.at }),
+          )
+          .execute();
+        await trx
+          .updateTable("files")
+          .set({ status: "FINALISED", finished_at: resolution.at, error: null })
+          .where("id", "=", row.file_id)
+          .execute();
+        return toTask(row);
+      });
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Conditions applied to predicted fields -> breaches. Pure. Every bound is inclusive; a null bound is no bound.
+ * A null value breaches a value range (nothing to be inside it) and field-present; its confidence is still tested
+ * as it stands.
+ */
+import type { Field } from "../domain/result.js";
+import type { Bound, Condition } from "./conditions.js";
+
+/** One broken condition: the condition as given and what the prediction held. */
+export interface Breach {
+  field: string;
+  condition: Condition;
+  value: string | null;
+  confidence: number | null;
+}
+
+function outside(value: number | string, min: Bound, max: Bound): boolean {
+  return (min !== null && value < min) || (max !== null && value > max);
+}
+
+/** The normalised value as the bounds' kind: numbers for numeric bounds, ISO date text for date bounds. */
+function comparable(value: string, min: Bound, max: Bound): number | string | null {
+  const numeric = typeof min === "number" || typeof max === "number";
+  if (!numeric) return value.slice(0, 10);
+  const n = Number(value);
+  return value.trim() !== "" && Number.isFinite(n) ? n : null;
+}
+
+function breaks(condition: Condition, field: Field | undefined): boolean {
+  const value = field?.value ?? null;
+  switch (condition.type) {
+    case "field-present":
+      return value === null || value.trim() === "";
+    case "field-confidence-range":
+      return outside(field?.confidence ?? 0, condition.min, condition.max);
+    case "field-value-range": {
+      if (value === null) return true;
+      if (condition.min === null && condition.max === null) return false;
+      const v = comparable(value, condition.min, condition.max);
+      // A value that cannot be read as the bounds' kind is not inside them.
+      return v === null || outside(v, condition.min, condition.max);
+    }
+  }
+}
+
+export function evaluateConditions(conditions: readonly Condition[], fields: readonly Field[]): Breach[] {
+  const byName = new Map(fields.map((f) => [f.name, f]));
+  return conditions.flatMap((condition) => {
+    const field = byName.get(condition.field);
+    if (!breaks(condition, field)) return [];
+    return [{ field: condition.field, condition, value: field?.value ?? null, confidence: field?.confidence ?? null }];
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * The validate workflow's step after prediction: test the file's conditions on the validated field set. No breach:
+ * the predictions are the result. Breaches: one review task for the field set (open, or draft when
+ * createTask.submit is false) and the file stays IN PROGRESS until a reviewer resolves it (src/api/routes/tasks.ts).
+ */
+import { randomUUID } from "node:crypto";
+import { findFieldSet } from "../catalog/lookup.js";
+import type { ChildrenField, Field, Results } from "../domain/result.js";
+import type { FileRecord, Store } from "../store/types.js";
+import { storedValidatePlan } from "../validate/conditions.js";
+import { evaluateConditions } from "../validate/evaluate.js";
+
+function isField(f: Field | ChildrenField): f is Field {
+  return f.name !== "components.children";
+}
+
+/** The results to finalise now, or null when a task now holds the file for review. */
+export async function validatePredictions(store: Store, file: FileRecord, predicted: Results): Promise<Results | null> {
+  const plan = storedValidatePlan(file.options);
+  const names = new Set(findFieldSet(plan.fieldSet)?.fields.map((f) => f.name) ?? []);
+  const fields = predicted.fields.filter(isField).filter((f) => names.has(f.name));
+  const breaches = evaluateConditions(plan.conditions, fields);
+  if (breaches.length === 0) return predicted;
+  // A re-run job (crash after the insert) finds the task already there: the insert is then a no-op.
+  await store.tasks.create({
+    id: randomUUID(),
+    tenantId: file.tenantId,
+    fileId: file.id,
+    fieldSet: plan.fieldSet,
+    status: plan.createTask.submit ? "open" : "draft",
+    priority: plan.createTask.priority,
+    breaches,
+    predicted,
+    fileName: file.fileName,
+    pageCount: file.pageCount,
+    createdAt: new Date().toISOString(),
+  });
+  return null;
+}
