@@ -13,6 +13,7 @@ import type { JobQueue } from "../queue/job-queue.js";
 import type { BlobStore, Store } from "../store/types.js";
 import type { ProcessingPool } from "../workflows/processing-tasks.js";
 import { registerAuth } from "./auth-hook.js";
+import { registerConsole } from "./console.js";
 import { errorHandler, sendError } from "./error-handler.js";
 import type { ServiceMetrics } from "./metrics.js";
 import { resultRoutes } from "./routes/results.js";
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxWaitMs: deps.maxWaitMs,
   });
   await app.register(taskRoutes, { store: deps.store, completion: deps.completion });
+  await registerConsole(app);
   await app.register(serviceInfoRoutes, { metrics: deps.metrics, isDraining: deps.isDraining });
   return app;
 }

@@ -27,6 +27,11 @@ Environment:
   PGBOSS_SCHEMA=name                      pg-boss's schema (default pgboss)
   DOCSIFT_JOB_EXPIRE_SECONDS=N            a job active longer is re-delivered elsewhere (default 900)
   DOCSIFT_QUEUE_MAINTENANCE_SECONDS=N     how often expired jobs are looked for (default 30)
+  DOCSIFT_JOB_RETRIES=N                   deliveries retried before a job is dead-lettered and its file FAILED (6)
+  DOCSIFT_JOB_RETRY_DELAY_SECONDS=N       first retry delay, doubled each time (default 2)
+  DOCSIFT_QUEUE_POLL_SECONDS=N            idle poll (new jobs also wake workers via NOTIFY; default 2)
+  AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, S3_ENDPOINT or AWS_ENDPOINT_URL, S3_FORCE_PATH_STYLE
+                                          S3 settings when BLOB_URL is set (a custom endpoint implies path style)
   LOG_LEVEL=level                         pino level (default info)
 
 SIGTERM or SIGINT drains: stop taking jobs, finish running ones, exit 0. A worker killed outright loses nothing:

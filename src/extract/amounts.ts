@@ -114,6 +114,8 @@ export function scoreRole(
   // Where amounts are printed with decimals, a bare integer ("within 30 days") is a count, not money.
   if (!c.hasDecimals) score -= receipt || decimalShare(all) > 0.5 ? 1.2 : 0.6;
   if (c.value === 0 && role !== "tax") score -= 0.8;
+  // "4:" is a number that labels what follows (a count, a line number, OCR of a rate), never a printed amount.
+  if (/:$/.test(c.words[c.words.length - 1]?.text ?? "")) score -= 1;
   if (Math.abs(c.value) > 1e7) score -= 1.5;
   const repeats = Math.min(sameValueCount(all, c), 3);
   const position = documentPosition(layout, c);

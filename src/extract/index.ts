@@ -78,7 +78,8 @@ function once<T>(compute: () => T): () => T {
   };
 }
 
-export function extract(document: Document, fields: readonly FieldDef[], options: ExtractOptions = {}): Field[] {
+/** Everything extract() computes lazily for one document: each field's decider and what the special fields need. */
+function plan(document: Document, options: ExtractOptions) {
   const layout = buildLayout(document);
   const text = once(() => fullText(layout));
   const languageGuess = once(() => guessLanguage(text()));
@@ -148,21 +149,23 @@ export function extract(document: Document, fields: readonly FieldDef[], options
     "document.referenceNo": () => documentNumber(layout, isReceipt()),
   };
 
+  // document.type is decided like any field; document.language is special-cased in extract().
+  deciders["document.type"] = () => {
+    const guess = docType();
+    const words = guess.wordIds.map((id) => layout.wordsById.get(id)).filter((w) => w !== undefined);
+    return { family: "documentType", best: { value: guess.value, score: guess.score, words } };
+  };
+
   const pageOfWord = (id: number): number => {
     const place = layout.wordPlace.get(id);
     return (place && layout.segments[place.segment]?.pageNum) ?? 1;
   };
+  return { deciders, pageOfWord, language, languageGuess, given };
+}
 
+export function extract(document: Document, fields: readonly FieldDef[], options: ExtractOptions = {}): Field[] {
+  const { deciders, pageOfWord, language, languageGuess, given } = plan(document, options);
   return fields.map((def): Field => {
-    if (def.name === "document.type") {
-      const guess = docType();
-      const words = guess.wordIds.map((id) => layout.wordsById.get(id)).filter((w) => w !== undefined);
-      return toField(
-        def.name,
-        { family: "documentType", best: { value: guess.value, score: guess.score, words } },
-        pageOfWord,
-      );
-    }
     if (def.name === "document.language") {
       const value = language() ?? given.language ?? null;
       const confidence = value ? confidenceOf("language", language() ? languageGuess().score : 0) : 0.5;
@@ -172,4 +175,22 @@ export function extract(document: Document, fields: readonly FieldDef[], options
     if (!decide) return { name: def.name, value: null, confidence: 0.5, boundingBox: null };
     return toField(def.name, decide(), pageOfWord);
   });
+}
+
+/**
+ * The raw decisions (value, raw score, words, family) behind the named fields, before calibration turns them into
+ * confidences: what bench/calibrate.ts fits the curves of calibration.ts on. Fields without a decider are left out.
+ */
+export function rawDecisions(
+  document: Document,
+  names: readonly string[],
+  options: ExtractOptions = {},
+): Map<string, Decision> {
+  const { deciders } = plan(document, options);
+  const out = new Map<string, Decision>();
+  for (const name of names) {
+    const decide = deciders[name];
+    if (decide) out.set(name, decide());
+  }
+  return out;
 }

@@ -396,15 +396,26 @@ const REGISTRATION = /\b(reg|regn|gst|sst|co\.?\s*no|company\s*no|roc|br\s*no|bu
 
 /** Noise OCR makes of specks and logos at a line's edges: short non-words read with low confidence. */
 function trimNoise(words: readonly Word[]): Word[] {
+  // Specks inside a line: a doubtful word far smaller than its neighbours is dirt or a logo edge, not text.
+  const heights = words.map((w) => w.box.y1 - w.box.y0).sort((a, b) => a - b);
+  const typical = heights[heights.length >> 1] ?? 0;
+  const kept = words.filter((w) => !(w.confidence < 0.6 && w.box.y1 - w.box.y0 < 0.45 * typical));
+  const meanOthers = (skip: Word) => {
+    const rest = kept.filter((w) => w !== skip);
+    return rest.length === 0 ? 0 : rest.reduce((a, w) => a + w.confidence, 0) / rest.length;
+  };
   const noisy = (w: Word) =>
     letterCount(w.text) + digitCount(w.text) === 0 ||
     (w.confidence < 0.5 && w.text.length <= 2) ||
-    (w.confidence < 0.4 && digitCount(w.text) === 0 && letterCount(w.text) < w.text.length / 2);
+    (w.confidence < 0.4 && digitCount(w.text) === 0 && letterCount(w.text) < w.text.length / 2) ||
+    // A logo or stamp fragment read as a word next to clearly printed text ("Bee PAGOH REST ..."): doubtful, and
+    // of another size than the line's text.
+    (w.confidence < 0.35 && meanOthers(w) >= 0.75 && Math.abs(w.box.y1 - w.box.y0 - typical) > 0.4 * typical);
   let start = 0;
-  let end = words.length;
-  while (start < end && noisy(words[start] as Word)) start++;
-  while (end > start && noisy(words[end - 1] as Word)) end--;
-  return words.slice(start, end);
+  let end = kept.length;
+  while (start < end && noisy(kept[start] as Word)) start++;
+  while (end > start && noisy(kept[end - 1] as Word)) end--;
+  return kept.slice(start, end);
 }
 
 /** OCR's usual misreadings of the Malaysian legal form "SDN BHD" ("SON BHD", "SDN BHO"), put right. */
@@ -416,19 +427,34 @@ function repairLegalForm(name: string): string {
   );
 }
 
+/** Cuts the name before a bracketed registration number, "(139386 X)"; "(KL)" or "(M)" stay part of the name. */
 function dropTrailingRegistration(words: Word[]): Word[] {
-  const end = words.findIndex(
-    (w, i) =>
-      i > 0 &&
-      /^\(/.test(w.text) &&
-      /\d{4,}/.test(
-        words
-          .slice(i)
-          .map((x) => x.text)
-          .join(""),
-      ),
-  );
+  const end = words.findIndex((w, i) => {
+    if (i === 0 || !/^\(/.test(w.text)) return false;
+    const close = words.findIndex((x, j) => j >= i && /\)/.test(x.text));
+    const group = words.slice(i, close < 0 ? words.length : close + 1).map((x) => x.text);
+    return /\d{4,}/.test(group.join(""));
+  });
   return end > 0 ? words.slice(0, end) : words;
+}
+
+/**
+ * A street, postcode or a line ending in a comma (an address continues on the next line): the shop's address,
+ * printed under its name, not the name.
+ */
+function looksLikeAddress(text: string): boolean {
+  return STREET.test(text) || hasPostcode(text) || /,\s*$/.test(text);
+}
+
+/**
+ * The legal name of the operator printed between a shop's trading name and its address ("ACME Trading Ltd
+ * (123456-X)"): a company suffix with a bracketed registration number or no digits at all is no address line.
+ */
+function isCompanyLine(text: string): boolean {
+  return (
+    COMPANY_SUFFIX.test(text) &&
+    (/\(\s*[A-Z]{0,3}\d{4,}/i.test(text) || (digitCount(text) === 0 && !/,\s*$/.test(text)))
+  );
 }
 
 /** Phrases of till-receipt chatter that are never the shop's name. */
@@ -459,7 +485,8 @@ export function merchant(layout: Layout): PartyDecision {
       0.4 * Math.min(height - 1, 1) -
       0.2 * r -
       (/^\d/.test(text) ? 0.6 : 0) -
-      (CHATTER.test(text) ? 1.2 : 0);
+      (CHATTER.test(text) ? 1.2 : 0) -
+      (looksLikeAddress(text) ? 0.8 : 0);
     if (!best || score > best.score) best = { row: r, score };
   }
   if (!best) return none;
@@ -497,7 +524,8 @@ export function merchant(layout: Layout): PartyDecision {
       REGISTRATION.test(text) ||
       isGeneric(text) ||
       /^\(.*\)$/.test(text) ||
-      /\d{8,}/.test(text.replace(/[\s-]/g, ""));
+      /\d{8,}/.test(text.replace(/[\s-]/g, "")) ||
+      isCompanyLine(text);
     if (skip) {
       if (addressLines.length > 0) break;
       continue;

@@ -8,7 +8,8 @@ import { defaultOcrEngine } from "./ocr/factory.js";
 import { buildPage, type RawWord } from "./page-builder.js";
 import { withPdf } from "./pdf-open.js";
 import { pdfPageSize, textLayerWords } from "./pdf-pages.js";
-import { greyImage, OCR_DPI, rasterisePdfPage } from "./rasterise.js";
+import { loadScanSource } from "./pdf-scan-image.js";
+import { OCR_DPI, pdfPageOcrImage } from "./rasterise.js";
 import { sniffType } from "./sniff.js";
 
 export interface IngestOptions {
@@ -62,6 +63,8 @@ export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Pr
       bytes,
       async (doc) => {
         checkPageCount(doc.numPages);
+        // Opened with pdf-lib only once a page needs OCR, to read scans' raw JPEG streams (see pdfPageOcrImage).
+        let scanSource: ReturnType<typeof loadScanSource> | undefined;
         const pageNums = Array.from({ length: doc.numPages }, (_, i) => i + 1);
         // One page more than OCR slots: while every slot runs OCR, the next page renders on this thread.
         return mapConcurrent(pageNums, concurrency + 1, (pageNum) =>
@@ -70,7 +73,8 @@ export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Pr
             const size = await pdfPageSize(doc, pageNum);
             const words = await textLayerWords(doc, pageNum);
             if (words) return { pageNum, ...size, source: "text", words };
-            const image = greyImage(await rasterisePdfPage(doc, pageNum, OCR_DPI));
+            scanSource ??= loadScanSource(bytes);
+            const { image } = await pdfPageOcrImage(doc, await scanSource, pageNum, OCR_DPI);
             return { pageNum, ...size, source: "ocr", words: (await ocr(image)).words };
           }),
         );

@@ -39,6 +39,13 @@ export interface PgQueueSettings {
   maintenanceIntervalSeconds: number;
   /** Fallback poll of idle workers, seconds (NOTIFY wakes them sooner). */
   pollingIntervalSeconds: number;
+  /**
+   * Deliveries retried before the job goes to the dead-letter queue (DOCSIFT_JOB_RETRIES, default MAX_ATTEMPTS + 3:
+   * beyond the runner's own attempts, so store outages, where the handler throws, are retried too).
+   */
+  retryLimit: number;
+  /** First retry delay, doubled each time (DOCSIFT_JOB_RETRY_DELAY_SECONDS, default 2). */
+  retryDelaySeconds: number;
 }
 
 /** The first schema of a `search_path` set through the URL's `options` parameter, if any. */
@@ -66,6 +73,8 @@ export function pgQueueSettingsFromEnv(url: string, env: NodeJS.ProcessEnv = pro
     expireInSeconds: int("DOCSIFT_JOB_EXPIRE_SECONDS", 900),
     maintenanceIntervalSeconds: int("DOCSIFT_QUEUE_MAINTENANCE_SECONDS", 30),
     pollingIntervalSeconds: int("DOCSIFT_QUEUE_POLL_SECONDS", 2),
+    retryLimit: int("DOCSIFT_JOB_RETRIES", MAX_ATTEMPTS + 3),
+    retryDelaySeconds: int("DOCSIFT_JOB_RETRY_DELAY_SECONDS", 2),
   };
 }
 
@@ -95,9 +104,6 @@ interface FileJob {
   fileId: string;
 }
 
-/** Retries beyond the runner's own attempts, so store outages (handler throws) are retried too before dead-letter. */
-const RETRY_LIMIT = MAX_ATTEMPTS + 3;
-
 export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
   const { settings } = options;
   // pg-boss runs its SQL on a pool of ours, hardened against connections dropped by a server restart.
@@ -116,8 +122,8 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
   await boss.createQueue(JOB_QUEUE, {
     name: JOB_QUEUE,
     policy: "stately",
-    retryLimit: RETRY_LIMIT,
-    retryDelay: 2,
+    retryLimit: settings.retryLimit,
+    retryDelay: settings.retryDelaySeconds,
     retryBackoff: true,
     expireInSeconds: settings.expireInSeconds,
     deadLetter: DEAD_LETTER_QUEUE,

@@ -97,7 +97,7 @@ async function persist<T extends JsonResponse>(call: () => Promise<T>, done: (r:
 }
 
 async function uploadInvoice(proc: Proc, token: string, n: number): Promise<string> {
-  const pdf = await invoicePdf({ number: `SC-${n}`, date: "2024-04-0" + ((n % 9) + 1), total: `${n}.00` });
+  const pdf = await invoicePdf({ number: `SC-${n}`, date: `2024-04-0${(n % 9) + 1}`, total: `${n}.00` });
   const res = await persist(
     () => upload({ url: proc.url! }, token, uploadForm(pdf, { fieldSet: "invoice" })),
     (r) => r.status === 200 || r.status === 201 || r.status === 202,

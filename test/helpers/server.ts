@@ -62,6 +62,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     resultWaitMs: options.resultWaitMs,
     bootstrapClient: `${admin.clientId}:${admin.clientSecret}`,
     logLevel: "silent",
+  }).catch(async (err: unknown) => {
+    // A server that never started leaves no schema behind (a reused one belongs to the caller).
+    if (!options.schema) await schema?.drop();
+    throw err;
   });
   return {
     url: service.url,

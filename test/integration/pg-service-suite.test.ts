@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-const SUITE = ["service-upload", "service-results", "service-auth", "service-split"].map((name) =>
+const SUITE = ["service-upload", "service-results", "service-auth", "service-split", "service-validate"].map((name) =>
   fileURLToPath(new URL(`./${name}.test.ts`, import.meta.url)),
 );
 

@@ -124,6 +124,53 @@ describe("extract on a till receipt", () => {
   });
 });
 
+/** A cafe receipt from elsewhere: the operator's registered name between the trading name and the address. */
+const OPERATED = receipt([
+  [["THE CORNER CAFE", 40]],
+  [["Corner Foods Ltd (045123)", 40]],
+  [["12 High Street,", 40]],
+  [["London SW1A 1AA", 40]],
+  [["Date: 03/05/2024 09:41", 20]],
+  [
+    ["Flat white", 20],
+    ["3.40", 300],
+  ],
+  [
+    ["Croissant", 20],
+    ["2.75", 300],
+  ],
+  [["Total Amt Incl. Tax @20 4:", 20]],
+  [["Total Amt Payable : 6.15", 20]],
+  [
+    ["CARD", 20],
+    ["6.15", 300],
+  ],
+]);
+
+describe("extract on receipts with a legal name and registration numbers", () => {
+  it("leaves the operator's registered name out of the address", () => {
+    assert.equal(fieldValue(OPERATED, "receipt.merchantName"), "THE CORNER CAFE");
+    assert.equal(fieldValue(OPERATED, "receipt.merchantAddress"), "12 High Street, London SW1A 1AA");
+  });
+
+  it("does not take a number followed by a colon for the total", () => {
+    assert.equal(fieldValue(OPERATED, "receipt.total"), "6.15");
+  });
+
+  it("cuts a bracketed registration number from the name but keeps a bracketed branch", () => {
+    const doc = receipt([
+      [["SUNRISE BAKERIES (KL) SDN BHD (139386 X)", 40]],
+      [["LOT 3, JALAN PELABUR 23/1,", 40]],
+      [["40300 SHAH ALAM, SELANGOR.", 40]],
+      [
+        ["TOTAL", 20],
+        ["12.40", 300],
+      ],
+    ]);
+    assert.equal(fieldValue(doc, "receipt.merchantName"), "SUNRISE BAKERIES (KL) SDN BHD");
+  });
+});
+
 describe("extract output", () => {
   it("has exactly the catalogue's fields, in order, for every product", () => {
     for (const product of PRODUCTS) {

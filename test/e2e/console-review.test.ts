@@ -1,0 +1,121 @@
+/**
+ * The review console end to end in Debian's Chromium (playwright-core, no downloaded browser): sign in, open the
+ * task, correct a value with the keyboard, approve, and see the file's result FINALISED with that value. Saves a
+ * screenshot of the task view to test/e2e/out/console.png. Builds the console first when web/dist is missing.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium } from "playwright-core";
+import { CONSOLE_DIR } from "../../src/api/console.js";
+import { invoicePdf, requestJson, startTestServer, type TestServer, upload, uploadForm } from "../helpers/server.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const OUT = fileURLToPath(new URL("./out/", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+let server: TestServer;
+let browser: Browser;
+
+before(async () => {
+  if (!existsSync(`${CONSOLE_DIR}index.html`)) {
+    const vite = createRequire(import.meta.url).resolve("vite/bin/vite.js");
+    const built = spawnSync(process.execPath, [vite, "build", "--config", "web/vite.config.ts"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    assert.equal(built.status, 0, `building the console failed:\n${built.stdout}\n${built.stderr}`);
+  }
+  server = await startTestServer({ workers: 1, resultWaitMs: 20_000 });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("a reviewer signs in, corrects a value with the keyboard and approves; the file is FINALISED with it", async () => {
+  const token = await server.token();
+  const pdf = await invoicePdf({ number: "INV-2041", date: "02.05.2024", total: "1,980.00" });
+  const receipt = await upload(
+    server,
+    token,
+    uploadForm(
+      pdf,
+      {
+        fieldSet: "invoice",
+        workflowId: "validate",
+        workflowOptions: JSON.stringify({
+          prediction: {
+            fieldset: "invoice",
+            conditions: [{ type: "field-value-range", field: "invoice.total", min: 0, max: 1000 }],
+            createTask: { priority: 80 },
+          },
+        }),
+      },
+      { fileName: "acme-invoice.pdf" },
+    ),
+  );
+  assert.equal(receipt.status, 200, JSON.stringify(receipt.body));
+  const fileId = String(receipt.body.fileId);
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/console`);
+  await page.getByLabel("Client id").fill(server.admin.clientId);
+  await page.getByLabel("Client secret").fill(server.admin.clientSecret);
+  await page.keyboard.press("Enter");
+
+  // The task appears once the job has run (r refreshes the queue).
+  const row = page.locator(".task", { hasText: "acme-invoice.pdf" });
+  for (let i = 0; i < 60 && (await row.count()) === 0; i++) {
+    await page.waitForTimeout(250);
+    await page.keyboard.press("r");
+  }
+  await row.waitFor();
+  assert.match((await row.textContent()) ?? "", /invoice\.total/);
+  await page.keyboard.press("Enter");
+
+  // The first breached field is selected; its box is drawn over the page image.
+  const total = page.locator('.field.selected[data-field="invoice.total"]');
+  await total.waitFor();
+  assert.match((await total.textContent()) ?? "", /1980\.00/);
+  assert.match((await total.textContent()) ?? "", /value outside 0 … 1000/);
+  await page.locator(".page img").first().waitFor();
+  await page.locator(".box.breached.active").waitFor();
+
+  await page.keyboard.press("e");
+  const input = page.getByLabel("Value of invoice.total");
+  await input.waitFor();
+  await input.fill("980.00");
+  await input.press("Enter");
+  await page.locator(".field.changed", { hasText: "980.00" }).waitFor();
+
+  mkdirSync(OUT, { recursive: true });
+  await page.screenshot({ path: `${OUT}console.png` });
+
+  await page.keyboard.press("Enter");
+  await page.getByText("Nothing to review.").waitFor();
+
+  const result = await requestJson<{ status: string; results?: { fields: Record<string, unknown>[] } }>(
+    `${server.url}/result/final/${fileId}`,
+    { token },
+  );
+  assert.equal(result.body.status, "FINALISED", JSON.stringify(result.body));
+  const field = result.body.results?.fields.find((f) => f.name === "invoice.total");
+  assert.deepEqual([field?.value, field?.confidence, field?.reviewed], ["980.00", 1, true]);
+  await page.close();
+});

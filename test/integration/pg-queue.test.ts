@@ -1,0 +1,141 @@
+/**
+ * The PostgreSQL queue and completion channel on the machine's server, in a fresh schema: completion signals cross
+ * connections (and survive a dropped LISTEN session), a file enqueued twice runs once at a time, and a job that keeps
+ * failing is retried, then dead-lettered and its file marked FAILED.
+ */
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { after, before, test } from "node:test";
+import { sql } from "kysely";
+import { startPgCompletion } from "../../src/queue/pg-completion.js";
+import { pgQueueSettingsFromEnv, startPgQueue } from "../../src/queue/pg-queue.js";
+import { openStorage, type Storage } from "../../src/store/open.js";
+import { createTestSchema, type TestSchema } from "../helpers/pg-schema.js";
+
+let schema: TestSchema;
+let storage: Storage;
+const errors: Error[] = [];
+const onError = (err: Error): void => {
+  errors.push(err);
+};
+
+before(async () => {
+  schema = await createTestSchema("docsift_queue");
+  storage = await openStorage("/nonexistent-unused", { databaseUrl: schema.url });
+  await storage.store.tenants.create({ id: "t1", name: "t1", createdAt: new Date().toISOString() });
+  await storage.store.clients.create({ id: "c1", name: "c1", tenantId: "t1", secretHash: "x", scopes: [] });
+});
+after(async () => {
+  await storage.store.close();
+  await schema.drop();
+});
+
+async function newFile(): Promise<string> {
+  const id = randomUUID();
+  await storage.store.files.insert({
+    id,
+    tenantId: "t1",
+    clientId: "c1",
+    workflow: "prediction",
+    options: null,
+    selection: { fieldSets: ["invoice"] },
+    locale: null,
+    tags: null,
+    fileName: "a.pdf",
+    type: "pdf",
+    pageCount: 1,
+    size: 10,
+    parentId: null,
+    uploadedAt: new Date().toISOString(),
+  });
+  return id;
+}
+
+test("a completion notified on one connection wakes a waiter on another, also after its LISTEN session dropped", async () => {
+  const db = storage.postgres!.db;
+  const a = await startPgCompletion({ url: schema.url, db, onError });
+  // A name of its own, so the test can find b's LISTEN session among every other client of the server.
+  const appName = `docsift_listen_${randomUUID().slice(0, 8)}`;
+  const bUrl = new URL(schema.url);
+  bUrl.searchParams.set("application_name", appName);
+  const b = await startPgCompletion({ url: bUrl.toString(), db, onError });
+  try {
+    const first = await newFile();
+    const woken = b.wait(first, 10_000);
+    a.notify(first);
+    assert.equal(await woken, true);
+
+    // Cut b's LISTEN session, then finish a file with no notification at all (as if it was sent during the outage):
+    // b reconnects and finds it finished in the store.
+    const second = await newFile();
+    const waiting = b.wait(second, 15_000);
+    const killed = await sql<{ ok: boolean }>`
+      SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = ${appName}`.execute(db);
+    assert.deepEqual(
+      killed.rows.map((r) => r.ok),
+      [true],
+    );
+    await storage.store.files.finalise(
+      second,
+      { timestamp: new Date().toISOString(), fields: [] },
+      new Date().toISOString(),
+    );
+    assert.equal(await waiting, true, "woken by the re-check after reconnecting");
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test("one job per file at a time; a job that keeps failing is retried, dead-lettered and its file FAILED", async () => {
+  const db = storage.postgres!.db;
+  const completion = await startPgCompletion({ url: schema.url, db, onError });
+  const calls: string[] = [];
+  let running = 0;
+  let maxRunning = 0;
+  const queue = await startPgQueue({
+    url: schema.url,
+    settings: {
+      ...pgQueueSettingsFromEnv(schema.url, {}),
+      retryLimit: 1,
+      retryDelaySeconds: 1,
+      pollingIntervalSeconds: 1,
+    },
+    completion,
+    onError,
+    worker: {
+      // Like a processing thread that crashes on every attempt.
+      handler: async (fileId) => {
+        calls.push(fileId);
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        await new Promise((r) => setTimeout(r, 300));
+        running--;
+        return "retry";
+      },
+      concurrency: 2,
+      store: storage.store,
+      db,
+      onDeadLetter: () => undefined,
+    },
+  });
+  try {
+    const fileId = await newFile();
+    const done = completion.wait(fileId, 30_000);
+    // Enqueued twice (a retried upload, the start-up sweep) to two idle workers: the singleton key allows one queued
+    // and one running job per file, never two running.
+    await queue.enqueue(fileId);
+    await queue.enqueue(fileId);
+    await queue.enqueue(fileId);
+    assert.equal(await done, true, "the dead-letter handler signals completion");
+    const file = await storage.store.files.getForJob(fileId);
+    assert.equal(file?.status, "FAILED");
+    assert.equal(file?.error?.error, "internal");
+    assert.equal(maxRunning, 1, "never two deliveries of one file at once");
+    // Each job: its first delivery and one retry. At most two jobs existed (one queued, one running).
+    assert.ok(calls.length >= 2 && calls.length <= 4, `deliveries: ${calls.length}`);
+  } finally {
+    await queue.drain();
+    await completion.close();
+  }
+});
