@@ -95,6 +95,23 @@ function paymentContext(layout: Layout, c: AmountCandidate, all: readonly Amount
       roleStrength(labelsOf(layout, o), ["rounding"]) > 0.5,
   );
   if (rounding) score += 0.5;
+  // Tendered minus change is what was paid: the total, whatever OCR made of the total's own line.
+  const change = all.filter(
+    (o) => o.segment.pageNum === c.segment.pageNum && roleStrength(labelsOf(layout, o), ["change"]) > 0.5,
+  );
+  const paid = payments.some(
+    (tendered) =>
+      tendered !== c &&
+      tendered.value > 0 &&
+      change.some(
+        (o) =>
+          o !== tendered &&
+          o.value > 0 &&
+          o.segment.row > tendered.segment.row &&
+          Math.abs(tendered.value - o.value - c.value) < 0.005,
+      ),
+  );
+  if (paid) score += 0.8;
   return score;
 }
 

@@ -92,13 +92,21 @@ export function ngramCandidates<T extends Candidate>(
 
 const AMOUNT_SHAPE = /^[^\d]{0,4}[-(]?\d[\d.,' ]*[-)]?[^\d]{0,4}$/;
 
+/**
+ * OCR reads a column rule or the edge of a box next to an amount as ")", "|" or "]" ("63.60)"): a closing mark with
+ * no opening one is not part of the number. "(63.60)", a credit in accounting notation, keeps both.
+ */
+function withoutStrayMarks(text: string): string {
+  return /[)|\]]$/.test(text) && !/[(|[]/.test(text.slice(0, -1)) ? text.slice(0, -1).trimEnd() : text;
+}
+
 export function amountCandidates(layout: Layout, hints: LocaleHints): AmountCandidate[] {
   return ngramCandidates(
     layout,
     3,
     (text) => AMOUNT_SHAPE.test(text) && text.length <= 24,
     (span) => {
-      const parsed = parseAmount(span.text, hints);
+      const parsed = parseAmount(withoutStrayMarks(span.text), hints);
       if (!parsed) return null;
       return {
         ...span,

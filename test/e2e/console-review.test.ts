@@ -4,31 +4,24 @@
  * screenshot of the task view to test/e2e/out/console.png. Builds the console first when web/dist is missing.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
+import { build } from "vite";
 import { CONSOLE_DIR } from "../../src/api/console.js";
 import { invoicePdf, requestJson, startTestServer, type TestServer, upload, uploadForm } from "../helpers/server.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const OUT = fileURLToPath(new URL("./out/", import.meta.url));
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const WEB_CONFIG = fileURLToPath(new URL("../../web/vite.config.ts", import.meta.url));
 
 let server: TestServer;
 let browser: Browser;
 
 before(async () => {
-  if (!existsSync(`${CONSOLE_DIR}index.html`)) {
-    const vite = createRequire(import.meta.url).resolve("vite/bin/vite.js");
-    const built = spawnSync(process.execPath, [vite, "build", "--config", "web/vite.config.ts"], {
-      cwd: ROOT,
-      encoding: "utf8",
-    });
-    assert.equal(built.status, 0, `building the console failed:\n${built.stdout}\n${built.stderr}`);
-  }
+  // What `npm run build:web` does, for a fresh checkout.
+  if (!existsSync(`${CONSOLE_DIR}index.html`)) await build({ configFile: WEB_CONFIG, logLevel: "warn" });
   server = await startTestServer({ workers: 1, resultWaitMs: 20_000 });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
