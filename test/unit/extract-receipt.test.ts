@@ -169,10 +169,6 @@ describe("extract on receipts with a legal name and registration numbers", () =>
         ["Bread", 20],
         ["4.40", 300],
       ],
-      [
-        ["Subtotal", 20],
-        ["8.60", 300],
-      ],
       [["TOTAL GBP B.GO", 20]],
       [
         ["Service charge 10% incl.", 20],
@@ -180,6 +176,10 @@ describe("extract on receipts with a legal name and registration numbers", () =>
       ],
       [
         ["CASH", 20],
+        ["8.60", 300],
+      ],
+      [
+        ["TENDERED", 20],
         ["10.00", 300],
       ],
       [
