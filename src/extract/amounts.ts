@@ -111,7 +111,7 @@ function paymentContext(layout: Layout, c: AmountCandidate, all: readonly Amount
           Math.abs(tendered.value - o.value - c.value) < 0.005,
       ),
   );
-  if (paid) score += 0.8;
+  if (paid) score += 1.6;
   return score;
 }
 

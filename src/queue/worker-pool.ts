@@ -35,6 +35,8 @@ interface Slot<TTask, TResult> {
   worker: Worker;
   current: PendingTask<TTask, TResult> | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** False until the thread runs: a task's time limit must not count a slow thread start (e.g. on a loaded machine). */
+  online: boolean;
 }
 
 export interface WorkerPoolOptions<TEvent> {
@@ -101,14 +103,17 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
     const worker = startThread(this.options.script);
     // An idle thread must not keep the process alive; a busy one does (see dispatch and onReply).
     worker.unref();
-    const slot: Slot<TTask, TResult> = { worker, current: undefined, timer: undefined };
+    const slot: Slot<TTask, TResult> = { worker, current: undefined, timer: undefined, online: false };
     this.slots.add(slot);
+    worker.once("online", () => {
+      slot.online = true;
+      this.dispatch();
+    });
     worker.on("message", (reply: WorkerReply<TResult, TEvent>) => this.onReply(slot, reply));
     worker.on("error", (err) =>
       this.onCrash(slot, new WorkerCrashError(`worker thread failed: ${err.message}`, { cause: err })),
     );
     worker.on("exit", (code) => this.onCrash(slot, new WorkerCrashError(`worker thread exited with code ${code}`)));
-    this.dispatch();
   }
 
   private onReply(slot: Slot<TTask, TResult>, reply: WorkerReply<TResult, TEvent>): void {
@@ -143,7 +148,7 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (slot.current) continue;
+      if (slot.current || !slot.online) continue;
       const next = this.backlog.shift();
       if (!next) return;
       slot.current = next;

@@ -51,7 +51,7 @@ test("a task that never answers is cut at the pool's task timeout and its thread
       });
     `)}`,
   );
-  const pool: ProcessingPool = new WorkerPool({ script: silent, size: 1, taskTimeoutMs: 300 });
+  const pool: ProcessingPool = new WorkerPool({ script: silent, size: 1, taskTimeoutMs: 1000 });
   try {
     const predict = {
       kind: "predict",
