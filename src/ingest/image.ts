@@ -63,13 +63,13 @@ export async function toBuffer(image: sharp.Sharp): Promise<{ data: Buffer; info
 /**
  * Narrow images are upscaled for OCR towards this width, by at most MAX_UPSCALE; wider images are read as they are.
  * Small scans and phone crops have text too small for tesseract's comfort range (x-height ~20 px). Measured on the
- * dev receipts (tesseract psm 6, first 60 of 120, same engine): a fixed 2x below 1000 px gave F1 0.586, scaling to
- * 1600 px gave 0.606 (addresses 0.21 -> 0.28, totals 0.59 -> 0.63, names 0.63 -> 0.62); at a third less OCR time
- * than 2x on the receipts between 800 and 1000 px, and the widest receipts of the old 2x band (x-height ~25 px
- * after scaling) no longer overshoot.
+ * dev receipts (tesseract psm 6, first 60 of 120, same engine): the former fixed 2x below 1000 px gave F1 0.590,
+ * 1600 px capped at 2x 0.603 (addresses 0.21 -> 0.25, totals 0.60 -> 0.67), 1600 px capped at 3x 0.618; but 3x on
+ * the narrowest synthetic scans lost addresses and times (F1 0.894 -> 0.887 on 36 of them) while the 2x cap left
+ * them unchanged, so the cap stays at 2x.
  */
 export const OCR_TARGET_WIDTH = 1600;
-const MAX_UPSCALE = 3;
+const MAX_UPSCALE = 2;
 
 /** Factor by which an image of this width is enlarged for OCR (1 = left as is). */
 export function ocrScale(width: number): number {

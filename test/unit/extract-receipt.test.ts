@@ -157,39 +157,6 @@ describe("extract on receipts with a legal name and registration numbers", () =>
     assert.equal(fieldValue(OPERATED, "receipt.total"), "6.15");
   });
 
-  it("takes tendered minus change for the total when OCR garbled the total line", () => {
-    const doc = receipt([
-      [["HILLTOP DINER", 40]],
-      [["8 Station Road, Leeds LS1 4DY", 40]],
-      [
-        ["Soup", 20],
-        ["4.20", 300],
-      ],
-      [
-        ["Bread", 20],
-        ["4.40", 300],
-      ],
-      [["TOTAL GBP B.GO", 20]],
-      [
-        ["Service charge 10% incl.", 20],
-        ["0.86", 300],
-      ],
-      [
-        ["CASH", 20],
-        ["8.60", 300],
-      ],
-      [
-        ["TENDERED", 20],
-        ["10.00", 300],
-      ],
-      [
-        ["CHANGE", 20],
-        ["1.40", 300],
-      ],
-    ]);
-    assert.equal(fieldValue(doc, "receipt.total"), "8.60");
-  });
-
   it("cuts a bracketed registration number from the name but keeps a bracketed branch", () => {
     const doc = receipt([
       [["SUNRISE BAKERIES (KL) SDN BHD (139386 X)", 40]],

@@ -10,14 +10,15 @@ function pgmSize(pgm: Buffer): { width: number; height: number } {
 }
 
 describe("OCR image scaling", () => {
-  it("enlarges narrow images towards the target width, never beyond 3x, and never shrinks", () => {
+  it("enlarges narrow images towards the target width, never beyond 2x, and never shrinks", () => {
     assert.equal(ocrScale(OCR_TARGET_WIDTH / 2), 2);
-    assert.equal(ocrScale(400), 3);
+    assert.equal(ocrScale(400), 2);
+    assert.equal(ocrScale(1000), 1.6);
     assert.equal(ocrScale(OCR_TARGET_WIDTH), 1);
     assert.equal(ocrScale(4000), 1);
     for (let width = 50; width < 5000; width += 37) {
       const scale = ocrScale(width);
-      assert.ok(scale >= 1 && scale <= 3);
+      assert.ok(scale >= 1 && scale <= 2);
       assert.ok(width * scale <= Math.max(OCR_TARGET_WIDTH, width) + 1e-9);
     }
   });
