@@ -63,10 +63,10 @@ export async function toBuffer(image: sharp.Sharp): Promise<{ data: Buffer; info
 /**
  * Narrow images are upscaled for OCR towards this width, by at most MAX_UPSCALE; wider images are read as they are.
  * Small scans and phone crops have text too small for tesseract's comfort range (x-height ~20 px). Measured on the
- * dev receipts (tesseract psm 6, first 60 of 120, same engine): the former fixed 2x below 1000 px gave F1 0.590,
- * 1600 px capped at 2x 0.603 (addresses 0.21 -> 0.25, totals 0.60 -> 0.67), 1600 px capped at 3x 0.618; but 3x on
- * the narrowest synthetic scans lost addresses and times (F1 0.894 -> 0.887 on 36 of them) while the 2x cap left
- * them unchanged, so the cap stays at 2x.
+ * 120 dev receipts (tesseract psm 6, same engine): the former fixed 2x below 1000 px gave F1 0.617; 1600 px capped
+ * at 2x 0.625 (addresses 0.29 -> 0.32, totals 0.71 -> 0.75, dates 0.86 -> 0.83, names 0.52 -> 0.53); capped at 3x
+ * 0.617, and 3x also lost addresses and times on the narrowest synthetic scans (F1 0.894 -> 0.887 on 36 of them)
+ * where the 2x cap left them unchanged.
  */
 export const OCR_TARGET_WIDTH = 1600;
 const MAX_UPSCALE = 2;
