@@ -91,9 +91,13 @@ export function fitCurve(rows: readonly Observation[], start: FittedCurve): Fitt
   return { slope: th[0] ?? 0, intercept: th[1] ?? 0, ocr: th[2] ?? 0 };
 }
 
-/** Lowers the intercept until no observation's confidence exceeds `ceiling`. */
+/**
+ * Lowers the intercept until the 90th percentile of confidences is at most `ceiling` (a percentile, not the
+ * maximum: one outlying score must not drag the whole family down).
+ */
 export function capCurve(rows: readonly Observation[], curve: FittedCurve, ceiling: number): FittedCurve {
-  const top = Math.max(...rows.map((o) => curve.slope * o.score + curve.ocr * o.quality));
+  const linear = rows.map((o) => curve.slope * o.score + curve.ocr * o.quality).sort((a, b) => a - b);
+  const top = linear[Math.floor(0.9 * (linear.length - 1))] ?? 0;
   const limit = Math.log(ceiling / (1 - ceiling));
   return top + curve.intercept > limit ? { ...curve, intercept: limit - top } : curve;
 }
@@ -212,13 +216,17 @@ async function main(): Promise<number> {
     const accuracy = rows.filter((o) => o.right).length / rows.length;
     let fitted = fitCurve(rows, current);
     if (accuracy >= ceiling) fitted = capCurve(rows, fitted, ceiling);
+    // Nearly separable families (almost every answer right) have no finite optimum: keep what fits better.
+    const kept = logLoss(rows, fitted) > logLoss(rows, current);
+    if (kept) fitted = { slope: current.slope, intercept: current.intercept, ocr: current.ocr };
     const round = (v: number) => Math.round(v * 100) / 100;
     process.stdout.write(
       `${family.padEnd(12)} n=${rows.length} right=${accuracy.toFixed(3)}\n` +
         `  current slope ${current.slope} intercept ${current.intercept} ocr ${current.ocr}` +
         ` log-loss ${logLoss(rows, current).toFixed(3)} | ${table(rows, current)}\n` +
         `  fitted  slope ${round(fitted.slope)} intercept ${round(fitted.intercept)} ocr ${round(fitted.ocr)}` +
-        ` log-loss ${logLoss(rows, fitted).toFixed(3)} | ${table(rows, fitted)}\n`,
+        ` log-loss ${logLoss(rows, fitted).toFixed(3)}${kept ? " (refit was worse: current kept)" : ""}` +
+        ` | ${table(rows, fitted)}\n`,
     );
     lines.push(
       `  ${family}: { slope: ${round(fitted.slope)}, intercept: ${round(fitted.intercept)}, ocr: ${round(fitted.ocr)}, ` +

@@ -206,7 +206,10 @@ test("2 APIs + 2 workers: spread uploads, kill -9 a worker, restart PostgreSQL",
     finalisedBy(w3).length + finalisedBy(w4).length >= afterCount.w3 + afterCount.w4 + secondBatch.length,
     "workers keep processing after the restart",
   );
-  for (const proc of [apiA, apiB, w3, w4]) assert.equal(proc.child.exitCode, null, `${proc.name} still running`);
+  for (const proc of [apiA, apiB, w3, w4]) {
+    const lastLogs = JSON.stringify(proc.logs.slice(-5));
+    assert.equal(proc.child.exitCode, null, `${proc.name} still running; its last logs: ${lastLogs}`);
+  }
 
   // Nothing lost, nothing finalised twice: every accepted upload has exactly one result row and is FINALISED.
   const rows = await query<{ id: string; status: string; n: string }>(
