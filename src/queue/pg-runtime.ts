@@ -36,8 +36,32 @@ export interface PgJobs {
   close(): Promise<void>;
 }
 
+/**
+ * pg-boss 10 completes and fails jobs without awaiting the promise, so while PostgreSQL is down or restarting those
+ * writes reject with nobody listening, and Node would end the process. Nothing is lost when they fail: the job stays
+ * active, expires and is delivered again, and the runner skips files already finished. So such rejections are logged;
+ * any other unhandled rejection still ends the process as before.
+ */
+function isConnectionFailure(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as Error & { code?: unknown }).code;
+  // SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, restart).
+  if (typeof code === "string" && (code.startsWith("08") || code.startsWith("57P"))) return true;
+  return /Connection terminated|ECONNREFUSED|ECONNRESET|connection is closed/i.test(err.message);
+}
+
+function surviveDatabaseOutages(log: Logger): () => void {
+  const onRejection = (reason: unknown): void => {
+    if (!isConnectionFailure(reason)) throw reason;
+    log.warn({ err: reason }, "database write lost during an outage; the job will be delivered again");
+  };
+  process.on("unhandledRejection", onRejection);
+  return () => process.off("unhandledRejection", onRejection);
+}
+
 export async function startPgJobs(options: PgJobsOptions): Promise<PgJobs> {
   const { log } = options;
+  const stopSurviving = surviveDatabaseOutages(log);
   let queue: PgQueue | undefined;
   const completion = await startPgCompletion({
     url: options.url,
@@ -71,6 +95,7 @@ export async function startPgJobs(options: PgJobsOptions): Promise<PgJobs> {
     });
   } catch (err) {
     await completion.close();
+    stopSurviving();
     throw err;
   }
   const started = queue;
@@ -85,6 +110,7 @@ export async function startPgJobs(options: PgJobsOptions): Promise<PgJobs> {
     async close() {
       await started.drain();
       await completion.close();
+      stopSurviving();
     },
   };
 }
