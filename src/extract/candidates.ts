@@ -1,6 +1,6 @@
 /**
  * Typed candidates: every run of 1..N words inside a segment that a normaliser accepts as a whole. Cheap textual
- * prefilters keep the parsers (chrono, jsvat, ...) off n-grams that cannot be the type, which is what keeps
+ * prefilters keep the parsers (dates, jsvat, ibantools, ...) off n-grams that cannot be the type, which is what keeps
  * extraction within its time budget. Of overlapping parses of one type only the longest survive ("€ 529,87" over
  * "529,87"), so one printed value is one candidate.
  */
