@@ -10,8 +10,8 @@
  * grows). Families the corpora answer almost always right (identifiers, currency, bank ids, time) were then pulled
  * back to a ceiling near 0.97, since unseen documents will not be as kind as the synthetic ones. `npm run
  * bench:accuracy` prints the calibration table (confidence bucket -> observed accuracy) that checks the result.
- * Refit with `npm run bench:calibrate -- receipts-dev/labels.jsonl=3 invoices-dev/labels.jsonl=3
- * bench/out/synth/digital/labels.jsonl bench/out/synth/scan/labels.jsonl` (bench/calibrate.ts). Rechecked after the
+ * Refit with `npm run bench:calibrate -- LABELS.jsonl[=WEIGHT]...` (bench/calibrate.ts), given the two real dev
+ * corpora's labels at weight 3 and both synthetic sets' labels at weight 1. Rechecked after the
  * 2026-11-22 receipt changes: refits of name and address improve log-loss by only 0.003, so the curves were kept.
  */
 
