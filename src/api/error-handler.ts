@@ -73,6 +73,7 @@ export function errorHandler(err: FastifyError, request: FastifyRequest, reply: 
     // The client may still be streaming a huge body: close the connection rather than read the rest.
     reply.header("connection", "close");
   }
+  if (known.retryAfterSeconds !== undefined) reply.header("retry-after", String(Math.ceil(known.retryAfterSeconds)));
   if (known.status >= 500) request.log.error({ err }, known.message);
   return sendError(reply, known.toJSON());
 }

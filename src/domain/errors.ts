@@ -33,13 +33,21 @@ export interface ErrorBody {
   message: string;
 }
 
+export interface DocsiftErrorOptions {
+  cause?: unknown;
+  /** Seconds after which a retry may succeed (429, 503): sent as the Retry-After header. */
+  retryAfterSeconds?: number;
+}
+
 export class DocsiftError extends Error {
   readonly code: ErrorCode;
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: ErrorCode, message: string, options?: DocsiftErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "DocsiftError";
     this.code = code;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
   get status(): number {
