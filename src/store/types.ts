@@ -1,6 +1,6 @@
 /**
- * The store's public shape. One implementation today (SQLite, embedded); the scale-out issue adds PostgreSQL behind
- * the same interfaces, chosen once at start-up. Every file query takes the tenant: nothing reads across tenants.
+ * The store's public shape. One implementation (store/kysely) over two databases, chosen once at start-up: SQLite
+ * (embedded) or PostgreSQL (scale-out). Every file query takes the tenant: nothing reads across tenants.
  */
 import type { Selection } from "../catalog/lookup.js";
 import type { DocumentType } from "../document/model.js";
@@ -95,7 +95,10 @@ export interface FileRepository {
   markStarted(id: string, at: string): Promise<number>;
   /** Back to RECEIVED so it is picked up again (a worker crashed mid-job). */
   markRetry(id: string): Promise<void>;
-  /** Writes the result and FINALISED in one transaction. */
+  /**
+   * Writes the result and FINALISED in one transaction. The first result wins: a later call for the same file (a job
+   * run twice) changes nothing, and `fail` leaves a FINALISED file alone.
+   */
   finalise(id: string, results: Results, at: string): Promise<void>;
   fail(id: string, error: ErrorBody, at: string): Promise<void>;
   /** Tenant-scoped file with its results (when FINALISED) in one read: the hot path of GET /result/final. */

@@ -2,29 +2,17 @@
  * The scale-out store: Kysely over node-postgres, shared by any number of API and worker processes. Migrations run at
  * open. Pool connections that break (a PostgreSQL restart) are discarded by pg and replaced on the next query, so a
  * process recovers by itself once the server answers again; the calls made while it was down fail and are retried by
- * their callers (the queue re-delivers jobs, clients retry uploads).
+ * their callers (the queue re-delivers jobs, clients retry uploads). The repositories are the shared ones (../kysely),
+ * reading timestamptz and json/jsonb columns through the PostgreSQL codec.
  */
-import { Kysely, Migrator, PostgresDialect, type Selectable, sql } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import type { Selection } from "../../catalog/lookup.js";
-import type { DocumentType } from "../../document/model.js";
-import type { ErrorBody } from "../../domain/errors.js";
-import type { FileStatus, Results } from "../../domain/result.js";
-import type {
-  ClientRecord,
-  ClientRepository,
-  FileRecord,
-  FileRepository,
-  NewClient,
-  NewFile,
-  Store,
-  Tenant,
-  TenantRepository,
-  WorkflowId,
-} from "../types.js";
+import { postgresCodec } from "../kysely/codec.js";
+import type { StoreDatabase } from "../kysely/schema.js";
+import { kyselyStore } from "../kysely/store.js";
+import type { Store } from "../types.js";
 import { pgMigrationProvider } from "./migrations.js";
-import type { ClientsTable, FilesTable, PgDatabase } from "./schema.js";
-import { taskRepository } from "./task-repository.js";
+import type { PgDatabase, PgOnlyTables } from "./schema.js";
 
 export interface PostgresHandle {
   store: Store;
@@ -66,229 +54,15 @@ export async function migratePostgres(db: Kysely<PgDatabase>): Promise<string[]>
 
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<PostgresHandle> {
   const pool = createPgPool(url, options);
-  const db = new Kysely<PgDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const storeDb = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+  // The same connection pool, typed with the blobs table as well (Kysely's types do not narrow a database to fewer
+  // tables, so the wider view is derived from the store's, not the other way round).
+  const db = storeDb.withTables<PgOnlyTables>();
   try {
     await migratePostgres(db);
   } catch (err) {
     await db.destroy();
     throw err;
   }
-  return {
-    db,
-    pool,
-    store: {
-      tenants: tenantRepository(db),
-      clients: clientRepository(db),
-      files: fileRepository(db),
-      tasks: taskRepository(db),
-      close: () => db.destroy(),
-    },
-  };
-}
-
-const iso = (d: Date): string => d.toISOString();
-const isoOrNull = (d: Date | null): string | null => (d === null ? null : d.toISOString());
-
-function tenantRepository(db: Kysely<PgDatabase>): TenantRepository {
-  return {
-    async create(tenant: Tenant) {
-      await db
-        .insertInto("tenants")
-        .values({ id: tenant.id, name: tenant.name, created_at: tenant.createdAt })
-        .execute();
-    },
-    async get(id) {
-      const row = await db.selectFrom("tenants").selectAll().where("id", "=", id).executeTakeFirst();
-      return row && { id: row.id, name: row.name, createdAt: iso(row.created_at) };
-    },
-  };
-}
-
-function toClient(row: Selectable<ClientsTable>): ClientRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    tenantId: row.tenant_id,
-    secretHash: row.secret_hash,
-    scopes: row.scopes.split(" ").filter((s) => s.length > 0),
-    createdAt: iso(row.created_at),
-    revokedAt: isoOrNull(row.revoked_at),
-  };
-}
-
-function clientRepository(db: Kysely<PgDatabase>): ClientRepository {
-  return {
-    async create(client: NewClient) {
-      const row = await db
-        .insertInto("clients")
-        .values({
-          id: client.id,
-          name: client.name,
-          tenant_id: client.tenantId,
-          secret_hash: client.secretHash,
-          scopes: client.scopes.join(" "),
-          created_at: new Date().toISOString(),
-          revoked_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toClient(row);
-    },
-    async get(id) {
-      const row = await db.selectFrom("clients").selectAll().where("id", "=", id).executeTakeFirst();
-      return row && toClient(row);
-    },
-    async list() {
-      const rows = await db.selectFrom("clients").selectAll().orderBy("created_at").orderBy("id").execute();
-      return rows.map(toClient);
-    },
-    async count() {
-      const row = await db
-        .selectFrom("clients")
-        .select((eb) => eb.fn.countAll<string>().as("n"))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    },
-    async revoke(id) {
-      const res = await db
-        .updateTable("clients")
-        .set({ revoked_at: new Date().toISOString() })
-        .where("id", "=", id)
-        .where("revoked_at", "is", null)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows) > 0;
-    },
-    async setSecretHash(id, secretHash) {
-      await db.updateTable("clients").set({ secret_hash: secretHash }).where("id", "=", id).execute();
-    },
-  };
-}
-
-function toFile(row: Selectable<FilesTable>): FileRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    clientId: row.client_id,
-    status: row.status as FileStatus,
-    workflow: row.workflow as WorkflowId,
-    options: (row.options ?? null) as Record<string, unknown> | null,
-    selection: row.selection as Selection,
-    locale: row.locale,
-    tags: row.tags,
-    fileName: row.file_name,
-    type: row.type as DocumentType,
-    pageCount: row.page_count,
-    size: row.size,
-    parentId: row.parent_id,
-    error: (row.error ?? null) as ErrorBody | null,
-    uploadedAt: iso(row.uploaded_at),
-    startedAt: isoOrNull(row.started_at),
-    finishedAt: isoOrNull(row.finished_at),
-    attempts: row.attempts,
-  };
-}
-
-function fileRepository(db: Kysely<PgDatabase>): FileRepository {
-  return {
-    async insert(file: NewFile) {
-      await db
-        .insertInto("files")
-        .values({
-          id: file.id,
-          tenant_id: file.tenantId,
-          client_id: file.clientId,
-          status: "RECEIVED",
-          workflow: file.workflow,
-          options: file.options === null ? null : JSON.stringify(file.options),
-          selection: JSON.stringify(file.selection),
-          locale: file.locale,
-          tags: file.tags,
-          file_name: file.fileName,
-          type: file.type,
-          page_count: file.pageCount,
-          size: file.size,
-          parent_id: file.parentId,
-          error: null,
-          uploaded_at: file.uploadedAt,
-          started_at: null,
-          finished_at: null,
-        })
-        .execute();
-    },
-    async get(tenantId, id) {
-      const row = await db
-        .selectFrom("files")
-        .selectAll()
-        .where("id", "=", id)
-        .where("tenant_id", "=", tenantId)
-        .executeTakeFirst();
-      return row && toFile(row);
-    },
-    async getForJob(id) {
-      const row = await db.selectFrom("files").selectAll().where("id", "=", id).executeTakeFirst();
-      return row && toFile(row);
-    },
-    async markStarted(id, at) {
-      const row = await db
-        .updateTable("files")
-        .set((eb) => ({ status: "IN PROGRESS", started_at: at, attempts: eb("attempts", "+", 1) }))
-        .where("id", "=", id)
-        .returning("attempts")
-        .executeTakeFirstOrThrow();
-      return row.attempts;
-    },
-    async markRetry(id) {
-      await db.updateTable("files").set({ status: "RECEIVED" }).where("id", "=", id).execute();
-    },
-    async finalise(id, results: Results, at) {
-      const body = JSON.stringify(results);
-      await db.transaction().execute(async (trx) => {
-        // First result wins: a job re-delivered after its worker was presumed dead must not replace a result
-        // clients may already have read.
-        const inserted = await trx
-          .insertInto("results")
-          .values({ file_id: id, body, created_at: at })
-          .onConflict((oc) => oc.column("file_id").doNothing())
-          .returning("file_id")
-          .executeTakeFirst();
-        if (!inserted) return;
-        await trx
-          .updateTable("files")
-          .set({ status: "FINALISED", finished_at: at, error: null })
-          .where("id", "=", id)
-          .execute();
-      });
-    },
-    async fail(id, error, at) {
-      // Never turn a finalised file into a failed one (a late duplicate of its job).
-      await db
-        .updateTable("files")
-        .set({ status: "FAILED", finished_at: at, error: JSON.stringify(error) })
-        .where("id", "=", id)
-        .where("status", "!=", "FINALISED")
-        .execute();
-    },
-    async getWithResults(tenantId, id) {
-      const row = await db
-        .selectFrom("files")
-        .leftJoin("results", "results.file_id", "files.id")
-        .selectAll("files")
-        .select("results.body as results_body")
-        .where("files.id", "=", id)
-        .where("files.tenant_id", "=", tenantId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const { results_body, ...file } = row;
-      return { file: toFile(file), results: results_body ? (results_body as Results) : undefined };
-    },
-    async listUnfinished() {
-      const rows = await db
-        .selectFrom("files")
-        .select("id")
-        .where("status", "in", ["RECEIVED", "IN PROGRESS"])
-        .orderBy("uploaded_at")
-        .execute();
-      return rows.map((r) => r.id);
-    },
-  };
+  return { db, pool, store: kyselyStore(storeDb, postgresCodec) };
 }

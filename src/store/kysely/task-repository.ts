@@ -1,35 +1,35 @@
 /**
- * Validation tasks in PostgreSQL. Resolution is one transaction: the conditional task update (under READ COMMITTED
- * the second of two concurrent updates re-checks `status` after the first commits and matches nothing), then the
- * file's result.
+ * Validation tasks, in either dialect. Resolution is one transaction: the conditional task update, then the file's
+ * result. Of two concurrent resolutions exactly one matches the update: SQLite runs one write transaction at a time,
+ * and under PostgreSQL's READ COMMITTED the second update re-checks `status` once the first commits and matches
+ * nothing.
  */
 import type { Kysely, Selectable } from "kysely";
 import type { Results } from "../../domain/result.js";
 import type { Breach } from "../../validate/evaluate.js";
 import type { Correction } from "../../validate/review.js";
 import type { TaskRecord, TaskRepository, TaskStatus } from "../types.js";
-import type { PgDatabase, TasksTable } from "./schema.js";
+import { type DialectCodec, orNull } from "./codec.js";
+import type { StoreDatabase, TasksTable } from "./schema.js";
 
-function toTask(row: Selectable<TasksTable>): TaskRecord {
-  return {
+export function taskRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): TaskRepository {
+  const toTask = (row: Selectable<TasksTable>): TaskRecord => ({
     id: row.id,
     tenantId: row.tenant_id,
     fileId: row.file_id,
     fieldSet: row.field_set,
     status: row.status as TaskStatus,
     priority: row.priority,
-    breaches: row.breaches as Breach[],
-    predicted: row.predicted as Results,
+    breaches: codec.json(row.breaches) as Breach[],
+    predicted: codec.json(row.predicted) as Results,
     fileName: row.file_name,
     pageCount: row.page_count,
-    createdAt: row.created_at.toISOString(),
-    resolvedAt: row.resolved_at === null ? null : row.resolved_at.toISOString(),
+    createdAt: codec.timestamp(row.created_at),
+    resolvedAt: orNull(row.resolved_at, codec.timestamp),
     resolvedBy: row.resolved_by,
-    corrections: (row.corrections ?? null) as Correction[] | null,
-  };
-}
+    corrections: orNull(row.corrections, codec.json) as Correction[] | null,
+  });
 
-export function taskRepository(db: Kysely<PgDatabase>): TaskRepository {
   return {
     async create(task) {
       const row = await db
@@ -72,12 +72,17 @@ export function taskRepository(db: Kysely<PgDatabase>): TaskRepository {
       let query = db.selectFrom("tasks").selectAll().where("tenant_id", "=", tenantId);
       if (status !== null) query = query.where("status", "=", status);
       if (after !== null) {
-        const createdAt = new Date(after.createdAt);
+        // The cursor's ISO text compares as text in SQLite (every timestamp is written in the same ISO form) and is
+        // cast to timestamptz by PostgreSQL: the same order either way.
         query = query.where((eb) =>
           eb.or([
             eb("priority", "<", after.priority),
-            eb.and([eb("priority", "=", after.priority), eb("created_at", ">", createdAt)]),
-            eb.and([eb("priority", "=", after.priority), eb("created_at", "=", createdAt), eb("id", ">", after.id)]),
+            eb.and([eb("priority", "=", after.priority), eb("created_at", ">", after.createdAt)]),
+            eb.and([
+              eb("priority", "=", after.priority),
+              eb("created_at", "=", after.createdAt),
+              eb("id", ">", after.id),
+            ]),
           ]),
         );
       }
@@ -100,6 +105,7 @@ export function taskRepository(db: Kysely<PgDatabase>): TaskRepository {
           .returningAll()
           .executeTakeFirst();
         if (!row) return undefined;
+        // The reviewed results replace whatever the file had: unlike a re-delivered job, a resolution is new content.
         const body = JSON.stringify(resolution.results);
         await trx
           .insertInto("results")

@@ -1,0 +1,137 @@
+/**
+ * Files and their results, in either dialect. A result is written once: the first to finalise a file wins, because a
+ * job re-delivered after its worker was presumed dead (or run twice in any other way) must not replace a result
+ * clients may already have read, nor turn a finalised file into a failed one.
+ */
+import type { Kysely, Selectable } from "kysely";
+import type { Selection } from "../../catalog/lookup.js";
+import type { DocumentType } from "../../document/model.js";
+import type { ErrorBody } from "../../domain/errors.js";
+import type { FileStatus, Results } from "../../domain/result.js";
+import type { FileRecord, FileRepository, WorkflowId } from "../types.js";
+import { type DialectCodec, orNull } from "./codec.js";
+import type { FilesTable, StoreDatabase } from "./schema.js";
+
+export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): FileRepository {
+  const toFile = (row: Selectable<FilesTable>): FileRecord => ({
+    id: row.id,
+    tenantId: row.tenant_id,
+    clientId: row.client_id,
+    status: row.status as FileStatus,
+    workflow: row.workflow as WorkflowId,
+    options: orNull(row.options, codec.json) as Record<string, unknown> | null,
+    selection: codec.json(row.selection) as Selection,
+    locale: row.locale,
+    tags: row.tags,
+    fileName: row.file_name,
+    type: row.type as DocumentType,
+    pageCount: row.page_count,
+    size: row.size,
+    parentId: row.parent_id,
+    error: orNull(row.error, codec.json) as ErrorBody | null,
+    uploadedAt: codec.timestamp(row.uploaded_at),
+    startedAt: orNull(row.started_at, codec.timestamp),
+    finishedAt: orNull(row.finished_at, codec.timestamp),
+    attempts: row.attempts,
+  });
+
+  return {
+    async insert(file) {
+      await db
+        .insertInto("files")
+        .values({
+          id: file.id,
+          tenant_id: file.tenantId,
+          client_id: file.clientId,
+          status: "RECEIVED",
+          workflow: file.workflow,
+          options: file.options === null ? null : JSON.stringify(file.options),
+          selection: JSON.stringify(file.selection),
+          locale: file.locale,
+          tags: file.tags,
+          file_name: file.fileName,
+          type: file.type,
+          page_count: file.pageCount,
+          size: file.size,
+          parent_id: file.parentId,
+          error: null,
+          uploaded_at: file.uploadedAt,
+          started_at: null,
+          finished_at: null,
+        })
+        .execute();
+    },
+    async get(tenantId, id) {
+      const row = await db
+        .selectFrom("files")
+        .selectAll()
+        .where("id", "=", id)
+        .where("tenant_id", "=", tenantId)
+        .executeTakeFirst();
+      return row && toFile(row);
+    },
+    async getForJob(id) {
+      const row = await db.selectFrom("files").selectAll().where("id", "=", id).executeTakeFirst();
+      return row && toFile(row);
+    },
+    async markStarted(id, at) {
+      const row = await db
+        .updateTable("files")
+        .set((eb) => ({ status: "IN PROGRESS", started_at: at, attempts: eb("attempts", "+", 1) }))
+        .where("id", "=", id)
+        .returning("attempts")
+        .executeTakeFirstOrThrow();
+      return row.attempts;
+    },
+    async markRetry(id) {
+      await db.updateTable("files").set({ status: "RECEIVED" }).where("id", "=", id).execute();
+    },
+    async finalise(id, results, at) {
+      await db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto("results")
+          .values({ file_id: id, body: JSON.stringify(results), created_at: at })
+          .onConflict((oc) => oc.column("file_id").doNothing())
+          .returning("file_id")
+          .executeTakeFirst();
+        if (!inserted) return;
+        await trx
+          .updateTable("files")
+          .set({ status: "FINALISED", finished_at: at, error: null })
+          .where("id", "=", id)
+          .execute();
+      });
+    },
+    async fail(id, error, at) {
+      await db
+        .updateTable("files")
+        .set({ status: "FAILED", finished_at: at, error: JSON.stringify(error) })
+        .where("id", "=", id)
+        .where("status", "!=", "FINALISED")
+        .execute();
+    },
+    async getWithResults(tenantId, id) {
+      const row = await db
+        .selectFrom("files")
+        .leftJoin("results", "results.file_id", "files.id")
+        .selectAll("files")
+        .select("results.body as results_body")
+        .where("files.id", "=", id)
+        .where("files.tenant_id", "=", tenantId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { results_body, ...file } = row;
+      const results = orNull(results_body, codec.json) as Results | null;
+      return { file: toFile(file), results: results ?? undefined };
+    },
+    async listUnfinished() {
+      const rows = await db
+        .selectFrom("files")
+        .select("id")
+        .where("status", "in", ["RECEIVED", "IN PROGRESS"])
+        .orderBy("uploaded_at")
+        .execute();
+      return rows.map((r) => r.id);
+    },
+  };
+}

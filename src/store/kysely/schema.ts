@@ -1,0 +1,85 @@
+/**
+ * The tables the repositories use, as one Kysely schema for both dialects. Where the dialects store a column
+ * differently (timestamps: ISO text in SQLite, timestamptz in PostgreSQL; JSON: text, or jsonb/json) it is written as
+ * text in both and read back as `unknown`: what the driver returns is the dialect codec's business (codec.ts), so
+ * nothing reads such a column without decoding it.
+ */
+import type { ColumnType, Generated } from "kysely";
+
+/** ISO 8601 UTC text on the way in; decoded with `codec.timestamp` on the way out. */
+type Timestamp = ColumnType<unknown, string, string>;
+type NullableTimestamp = ColumnType<unknown, string | null, string | null>;
+/** JSON text on the way in; decoded with `codec.json` on the way out. */
+type Json = ColumnType<unknown, string, string>;
+type NullableJson = ColumnType<unknown, string | null, string | null>;
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface ClientsTable {
+  id: string;
+  name: string;
+  tenant_id: string;
+  secret_hash: string;
+  /** Space-separated, as in OAuth2's `scope`. */
+  scopes: string;
+  created_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface FilesTable {
+  id: string;
+  tenant_id: string;
+  client_id: string;
+  status: string;
+  workflow: string;
+  options: NullableJson;
+  selection: Json;
+  locale: string | null;
+  tags: string | null;
+  file_name: string | null;
+  type: string;
+  page_count: number;
+  size: number;
+  parent_id: string | null;
+  error: NullableJson;
+  uploaded_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  attempts: Generated<number>;
+}
+
+export interface ResultsTable {
+  file_id: string;
+  body: Json;
+  created_at: Timestamp;
+}
+
+/** Validation tasks (task-repository.ts). */
+export interface TasksTable {
+  id: string;
+  tenant_id: string;
+  file_id: string;
+  field_set: string;
+  status: string;
+  priority: number;
+  breaches: Json;
+  predicted: Json;
+  file_name: string | null;
+  page_count: number;
+  created_at: Timestamp;
+  resolved_at: NullableTimestamp;
+  resolved_by: string | null;
+  corrections: NullableJson;
+}
+
+export interface StoreDatabase {
+  tenants: TenantsTable;
+  clients: ClientsTable;
+  files: FilesTable;
+  results: ResultsTable;
+  tasks: TasksTable;
+}
