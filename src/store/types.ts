@@ -9,7 +9,7 @@ import type { FileStatus, Results } from "../domain/result.js";
 import type { Breach } from "../validate/evaluate.js";
 import type { Correction } from "../validate/review.js";
 
-/** Workflows a file can run. Only `prediction` is implemented; split and validate arrive with their issues. */
+/** Workflows a file can run: extraction (`prediction`), `split` into sub-documents, and `validate` with review tasks. */
 export type WorkflowId = "prediction" | "split" | "validate";
 
 export interface Tenant {
