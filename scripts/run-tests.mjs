@@ -1,5 +1,6 @@
 // Runs every test/**/*.test.ts (or the files/folders given) with node's built-in runner through tsx.
 // Node 20's --test does not glob .ts files itself, hence this small launcher.
+// One file at a time: fault tests restart the shared PostgreSQL, which must not cut another file's connections.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +19,7 @@ if (files.length === 0) {
   console.error("no test files found");
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...files], {
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
   stdio: "inherit",
 });
 process.exit(result.status ?? 1);

@@ -13,9 +13,12 @@ import type { JobQueue } from "../queue/job-queue.js";
 import type { BlobStore, Store } from "../store/types.js";
 import type { ProcessingPool } from "../workflows/processing-tasks.js";
 import { registerAuth } from "./auth-hook.js";
+import { answerClientError } from "./client-error.js";
 import { registerConsole } from "./console.js";
 import { errorHandler, sendError } from "./error-handler.js";
 import type { ServiceMetrics } from "./metrics.js";
+import { DEFAULT_MAX_QUEUE, queueAdmission } from "./queue-bound.js";
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings, registerRateLimits } from "./rate-limit-hook.js";
 import { resultRoutes } from "./routes/results.js";
 import { serviceInfoRoutes } from "./routes/service-info.js";
 import { taskRoutes } from "./routes/tasks.js";
@@ -33,7 +36,19 @@ export interface AppDeps {
   maxWaitMs: number;
   isDraining: () => boolean;
   logger: FastifyBaseLogger;
+  /** Per-client (and, for tokens, per-address) rate limits; default DEFAULT_RATE_LIMITS. */
+  rateLimits?: RateLimitSettings;
+  /** Jobs waiting or running past which uploads get 503; 0 = no bound; default DEFAULT_MAX_QUEUE. */
+  maxQueue?: number;
+  /** Fastify's trustProxy: whose X-Forwarded-For to believe for the client address (token rate limit). */
+  trustProxy?: boolean | string;
 }
+
+/**
+ * Longest request head (request line plus headers) accepted; longer is refused with 431 and the connection closed.
+ * Node's own default, stated so it is a documented bound: tokens are well under 1 KiB.
+ */
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 /** Routes that stay open while draining, so orchestrators can watch the drain. */
 const OPEN_WHILE_DRAINING = new Set(["/healthz", "/readyz", "/metrics"]);
@@ -45,6 +60,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Multipart bodies stream past this; JSON uploads set their own limit.
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    trustProxy: deps.trustProxy ?? false,
+    clientErrorHandler: answerClientError,
+    // Malformed URLs and over-long ids answer in the service's error shape.
+    frameworkErrors: (err, request, reply) => errorHandler(err, request, reply),
   });
 
   app.setErrorHandler(errorHandler);
@@ -98,8 +118,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   registerAuth(app, deps.key, deps.store);
+  registerRateLimits(app, deps.rateLimits ?? DEFAULT_RATE_LIMITS);
   await app.register(tokenRoutes, { store: deps.store, key: deps.key });
-  await app.register(uploadRoutes, { store: deps.store, blobs: deps.blobs, queue: deps.queue });
+  await app.register(uploadRoutes, {
+    store: deps.store,
+    blobs: deps.blobs,
+    queue: deps.queue,
+    admission: queueAdmission(deps.queue, deps.maxQueue ?? DEFAULT_MAX_QUEUE),
+  });
   await app.register(resultRoutes, {
     store: deps.store,
     blobs: deps.blobs,

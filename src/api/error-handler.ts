@@ -1,10 +1,12 @@
 /**
  * One mapping from anything thrown to `{error, message}` with the design's status codes. Fastify's own errors
- * (validation, body limits, content types, multipart limits) get stable codes too; 5xx never carry internals.
+ * (validation, body limits, content types, multipart limits) get stable codes too, transient storage failures become
+ * 503 `unavailable` with Retry-After; 5xx never carry internals.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { DocsiftError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "../domain/errors.js";
 import { LIMITS } from "../ingest/limits.js";
+import { unavailableFor } from "../store/transient-errors.js";
 
 const MAX_MB = LIMITS.maxBytes / 1024 / 1024;
 
@@ -45,6 +47,9 @@ function codeForStatus(status: number): ErrorCode {
 
 export function toDocsiftError(err: unknown): DocsiftError | undefined {
   if (err instanceof DocsiftError) return err;
+  // Disk full, SQLite busy, PostgreSQL restarting: 503 with Retry-After, whichever route met it.
+  const transient = unavailableFor(err);
+  if (transient) return transient;
   const fastifyErr = err as FastifyError;
   if (typeof fastifyErr?.code === "string") {
     const mapped = fromFastify(fastifyErr);
@@ -74,6 +79,8 @@ export function errorHandler(err: FastifyError, request: FastifyRequest, reply: 
     reply.header("connection", "close");
   }
   if (known.retryAfterSeconds !== undefined) reply.header("retry-after", String(Math.ceil(known.retryAfterSeconds)));
-  if (known.status >= 500) request.log.error({ err }, known.message);
+  // A transient outage is expected operation, not a bug: a warning, with the underlying error for the operator.
+  if (known.code === "unavailable") request.log.warn({ err: known.cause ?? err }, known.message);
+  else if (known.status >= 500) request.log.error({ err }, known.message);
   return sendError(reply, known.toJSON());
 }

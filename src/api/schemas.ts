@@ -22,7 +22,8 @@ const STATUS_TEXT: Record<number, string> = {
   413: "file_too_large: over 20 MiB",
   415: "unsupported_type: not a PDF, PNG or JPG by content",
   422: "too_many_pages, encrypted_pdf, corrupt_file, image_too_large: well-formed but unusable",
-  503: "shutting_down: the server is draining",
+  429: "rate_limited: too many requests from this client (or address, for tokens); see Retry-After",
+  503: "shutting_down: the server is draining; unavailable: the processing queue is full (see Retry-After)",
 };
 
 export function errorResponses(...statuses: number[]): Record<number, object> {

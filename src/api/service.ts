@@ -15,10 +15,11 @@ import { startPgJobs } from "../queue/pg-runtime.js";
 import { WorkerPool } from "../queue/worker-pool.js";
 import { openStorage } from "../store/open.js";
 import type { Store } from "../store/types.js";
-import { PROCESSING_THREAD_URL, type ProcessingPool } from "../workflows/processing-tasks.js";
+import { PROCESSING_THREAD_URL, type ProcessingPool, processingLimits } from "../workflows/processing-tasks.js";
 import { createJobRunner } from "../workflows/runner.js";
 import { buildApp } from "./app.js";
 import { createMetrics } from "./metrics.js";
+import type { RateLimitSettings } from "./rate-limit-hook.js";
 
 export interface ServiceConfig {
   dataDir: string;
@@ -39,6 +40,12 @@ export interface ServiceConfig {
   blobUrl?: string;
   /** false: API only (`serve --no-worker`); jobs run in `docsift worker` processes. Needs databaseUrl. */
   runJobs?: boolean;
+  /** Rate limits per client and, for tokens, per address (DOCSIFT_*RATE_LIMIT); default DEFAULT_RATE_LIMITS. */
+  rateLimits?: RateLimitSettings;
+  /** Files waiting or running past which uploads get 503 (DOCSIFT_MAX_QUEUE); 0 = no bound; default 1000. */
+  maxQueue?: number;
+  /** Whose X-Forwarded-For to believe for client addresses (DOCSIFT_TRUST_PROXY); default none. */
+  trustProxy?: boolean | string;
 }
 
 export interface RunningService {
@@ -76,8 +83,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   const pool: ProcessingPool = new WorkerPool({
     script: PROCESSING_THREAD_URL,
     size: config.workers ?? availableParallelism(),
-    // Sixteen OCR pages take well under a minute; ten is a hang (it is then retried like a crash).
-    taskTimeoutMs: 10 * 60_000,
+    ...processingLimits(process.env),
     onEvent: (event) => {
       metrics.pages.labels(event.source).inc();
       if (event.source === "ocr") metrics.ocrSeconds.inc(event.ms / 1000);
@@ -143,6 +149,9 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     maxWaitMs: config.resultWaitMs ?? DEFAULT_RESULT_WAIT_MS,
     isDraining: () => draining,
     logger: log,
+    rateLimits: config.rateLimits,
+    maxQueue: config.maxQueue,
+    trustProxy: config.trustProxy,
   });
 
   const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {

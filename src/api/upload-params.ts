@@ -138,9 +138,19 @@ export function parseUploadParams(params: RawParams): UploadParams {
   return { selection, workflow, options, locale, tags };
 }
 
-/** The client's file name, without any path, for display only (the type is judged by content). */
+/** Longest file name kept, in characters (code points). */
+export const MAX_FILE_NAME_LENGTH = 255;
+
+/**
+ * The client's file name for display only (the type is judged by content, and storage is keyed by file id): without
+ * any path, without control characters (which could forge log lines, CSV rows or terminal output), at most
+ * MAX_FILE_NAME_LENGTH characters, never cutting a character in half.
+ */
 export function cleanFileName(name: string | undefined): string | null {
   if (!name) return null;
-  const base = name.split(/[\\/]/).pop()?.trim() ?? "";
-  return base.length === 0 ? null : base.slice(0, 255);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+  const visible = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, "");
+  const base = visible.split(/[\\/]/).pop()?.trim() ?? "";
+  if (base.length === 0 || base === "." || base === "..") return null;
+  return Array.from(base).slice(0, MAX_FILE_NAME_LENGTH).join("");
 }

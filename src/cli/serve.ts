@@ -1,7 +1,9 @@
 /** `docsift serve`: the HTTP service on the embedded default (SQLite + blobs under the data directory). */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_RESULT_WAIT_MS, startService } from "../api/service.js";
+import { DEFAULT_MAX_QUEUE, maxQueueFromEnv } from "../api/queue-bound.js";
+import { rateLimitsFromEnv } from "../api/rate-limit-hook.js";
+import { DEFAULT_RESULT_WAIT_MS, type ServiceConfig, startService } from "../api/service.js";
 import { storageOptionsFromEnv } from "../store/open.js";
 
 const HELP = `Usage: docsift serve [options]
@@ -23,10 +25,23 @@ Other environment:
   LOG_LEVEL=level                      pino level: fatal, error, warn, info (default), debug, trace, silent
   DATABASE_URL=postgres://...          store and queue in PostgreSQL (migrations run at start) instead of SQLite
   BLOB_URL=s3://bucket/prefix          with DATABASE_URL: blobs in S3 (default: in PostgreSQL)
+  DOCSIFT_RATE_LIMIT=N/WINDOW          requests per client, uploads aside (default 3000/60s; off disables)
+  DOCSIFT_UPLOAD_RATE_LIMIT=N/WINDOW   uploads per client (default 600/60s; off disables)
+  DOCSIFT_TOKEN_RATE_LIMIT=N/WINDOW    POST /oauth2/token per client address (default 120/60s; off disables)
+  DOCSIFT_MAX_QUEUE=N                  files waiting or running past which uploads get 503 (default ${DEFAULT_MAX_QUEUE}; 0 = no bound)
+  DOCSIFT_TRUST_PROXY=true|ADDRS       believe X-Forwarded-For from any proxy (true) or these addresses/CIDRs
 
+Rate limits are per process: behind a balancer each API process grants the full budget.
 With no client in the data directory, the first start creates one and prints its id and secret once.
 SIGTERM or SIGINT drains: stop accepting, finish running jobs, exit 0. Queued files resume at the next start.
 `;
+
+/** DOCSIFT_TRUST_PROXY: `true` trusts any proxy's X-Forwarded-For; otherwise a comma list of addresses or CIDRs. */
+function trustProxyFromEnv(env: NodeJS.ProcessEnv): boolean | string | undefined {
+  const raw = env.DOCSIFT_TRUST_PROXY?.trim();
+  if (!raw || raw === "false") return undefined;
+  return raw === "true" ? true : raw;
+}
 
 function positiveInt(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined || value === "") return undefined;
@@ -52,6 +67,13 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const env = process.env;
+  let limits: Pick<ServiceConfig, "rateLimits" | "maxQueue" | "trustProxy">;
+  try {
+    limits = { rateLimits: rateLimitsFromEnv(env), maxQueue: maxQueueFromEnv(env), trustProxy: trustProxyFromEnv(env) };
+  } catch (err) {
+    process.stderr.write(`docsift serve: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
   const service = await startService({
     dataDir: resolve(values.data ?? env.DOCSIFT_DATA ?? "./data"),
     host: values.host ?? env.HOST ?? "127.0.0.1",
@@ -62,6 +84,7 @@ export async function run(argv: string[]): Promise<number> {
     logLevel: env.LOG_LEVEL ?? "info",
     ...storageOptionsFromEnv(env),
     runJobs: !values["no-worker"],
+    ...limits,
   }).catch((err: unknown) => {
     // Start-up failures (port in use, unreadable data dir) are operator errors: say what happened.
     process.stderr.write(`docsift serve: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);

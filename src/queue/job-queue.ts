@@ -10,8 +10,13 @@ export type JobHandler = (fileId: string) => Promise<JobOutcome>;
 
 export interface JobQueue {
   enqueue(fileId: string): Promise<void>;
-  /** Jobs waiting plus running. */
+  /** Jobs waiting plus running (this process's view; a gauge). */
   depth(): number;
+  /**
+   * Jobs waiting plus running in every process sharing the queue, for the upload bound. May lag by about a second
+   * in PostgreSQL mode; this process's own sends since are always included.
+   */
+  backlog(): Promise<number>;
   /** Stop starting jobs and wait for the running ones; waiting ones stay in the store for the next start. */
   drain(): Promise<void>;
 }
@@ -64,6 +69,7 @@ export function embeddedQueue(options: EmbeddedQueueOptions): JobQueue {
       pump();
     },
     depth: () => waiting.length + running.size,
+    backlog: async () => waiting.length + running.size,
     async drain() {
       draining = true;
       while (running.size > 0) await Promise.allSettled([...running.values()]);

@@ -24,6 +24,8 @@ import type { PgCompletion } from "./pg-completion.js";
 
 export const JOB_QUEUE = "docsift-files";
 export const DEAD_LETTER_QUEUE = "docsift-files-dead";
+/** How long a count of the shared backlog serves uploads before it is counted again. */
+export const BACKLOG_TTL_MS = 1000;
 /** NOTIFY channel announcing a new job (payload unused). */
 export const JOB_CHANNEL = "docsift_job_waiting";
 
@@ -176,14 +178,42 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
   depthTimer.unref();
   refresh();
 
+  // The backlog over every process: queued, retrying and active jobs, counted at most once per BACKLOG_TTL_MS (one
+  // query shared by concurrent uploads), plus what this process sent since the count began.
+  let sent = 0;
+  let counted: { at: number; count: number; sentBefore: number } | undefined;
+  let counting: Promise<void> | undefined;
+  const recount = (): Promise<void> => {
+    counting ??= (async () => {
+      const sentBefore = sent;
+      try {
+        const count = await boss.getQueueSize(JOB_QUEUE, { before: "completed" });
+        counted = { at: Date.now(), count, sentBefore };
+      } catch (err) {
+        // The database is unreachable: the upload fails at the insert anyway; keep the last count meanwhile.
+        options.onError(err instanceof Error ? err : new Error(String(err)));
+        if (counted) counted.at = Date.now();
+      } finally {
+        counting = undefined;
+      }
+    })();
+    return counting;
+  };
+  const backlog = async (): Promise<number> => {
+    if (!counted || Date.now() - counted.at >= BACKLOG_TTL_MS) await recount();
+    return counted ? counted.count + (sent - counted.sentBefore) : sent;
+  };
+
   const enqueue = async (fileId: string): Promise<void> => {
     await boss.send(JOB_QUEUE, { fileId } satisfies FileJob, { singletonKey: fileId });
+    sent++;
     options.completion.publish(JOB_CHANNEL, "");
   };
 
   return {
     enqueue,
     depth: () => waitingCount + running,
+    backlog,
     wake() {
       for (const id of workerIds) boss.notifyWorker(id);
     },

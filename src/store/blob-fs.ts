@@ -1,6 +1,7 @@
 /**
  * Blobs as files under `<root>/ab/<uuid>`. A write goes to a temporary name, is fsync'd, renamed into place and the
- * directory fsync'd, so after `put` resolves the bytes survive a crash and a reader never sees half a file.
+ * directory fsync'd, so after `put` resolves the bytes survive a crash and a reader never sees half a file. A failed
+ * `put` (disk full, I/O error) leaves nothing behind under that id.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
@@ -21,19 +22,18 @@ export function fsBlobStore(root: string): BlobStore {
       const { dir, file } = pathOf(id);
       await mkdir(dir, { recursive: true });
       const tmp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-      const handle = await open(tmp, "wx", 0o600);
+      let renamed = false;
       try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(tmp, file);
-      const dirHandle = await open(dir, "r");
-      try {
-        await dirHandle.sync();
-      } finally {
-        await dirHandle.close();
+        await writeDurably(tmp, bytes);
+        await rename(tmp, file);
+        renamed = true;
+        await syncDir(dir);
+      } catch (err) {
+        // A full disk (ENOSPC), quota or I/O error mid-write: leave neither half a temporary file (space the next
+        // write needs) nor a renamed file whose directory entry may not be durable. Best effort: the write error is
+        // the one that matters.
+        await rm(renamed ? file : tmp, { force: true }).catch(() => undefined);
+        throw err;
       }
     },
     get: (id) => readFile(pathOf(id).file),
@@ -41,4 +41,23 @@ export function fsBlobStore(root: string): BlobStore {
       await rm(pathOf(id).file, { force: true });
     },
   };
+}
+
+async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(path, "wx", 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import pg from "pg";
+import type { RateLimitSettings } from "../../src/api/rate-limit-hook.js";
 import { type RunningService, startService } from "../../src/api/service.js";
 import { type CreateClientOptions, type CreatedClient, createClient } from "../../src/auth/clients.js";
 import { createTestSchema, type TestSchema } from "./pg-schema.js";
@@ -45,6 +46,12 @@ export interface TestServerOptions {
   schema?: TestSchema;
   /** s3://bucket/prefix: blobs in S3 (postgres backend only; S3 settings from the environment). */
   blobUrl?: string;
+  /** Rate limits; default: the service's defaults. */
+  rateLimits?: RateLimitSettings;
+  /** Upload bound (files waiting or running); default: the service's default. */
+  maxQueue?: number;
+  /** false: API only, no job ever runs (postgres backend only, like `serve --no-worker`). */
+  runJobs?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -62,6 +69,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     resultWaitMs: options.resultWaitMs,
     bootstrapClient: `${admin.clientId}:${admin.clientSecret}`,
     logLevel: "silent",
+    rateLimits: options.rateLimits,
+    maxQueue: options.maxQueue,
+    runJobs: options.runJobs,
   }).catch(async (err: unknown) => {
     // A server that never started leaves no schema behind (a reused one belongs to the caller).
     if (!options.schema) await schema?.drop();

@@ -95,7 +95,7 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
           },
           required: ["fileId", "status"],
         },
-        ...errorResponses(400, 401, 403, 404),
+        ...errorResponses(400, 401, 403, 404, 429),
       },
     },
   };
@@ -156,7 +156,7 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
         produces: ["image/png"],
         response: {
           200: { description: "PNG image", content: { "image/png": { schema: { type: "string", format: "binary" } } } },
-          ...errorResponses(400, 401, 403, 404),
+          ...errorResponses(400, 401, 403, 404, 429),
         },
       },
     },

@@ -55,7 +55,7 @@ export async function serviceInfoRoutes(app: FastifyInstance, deps: InfoDeps): P
         tags: ["catalog"],
         summary: "Products, field sets and fields with their types (any valid token)",
         security: [{ oauth2: [] }],
-        response: errorResponses(401),
+        response: errorResponses(401, 429),
       },
     },
     async () => catalog,

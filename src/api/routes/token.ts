@@ -47,6 +47,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { store: Store; ke
   app.post<{ Body: TokenBody | undefined }>(
     "/oauth2/token",
     {
+      config: { rateLimit: "token" },
       schema: {
         tags: ["auth"],
         summary: "Get an access token (OAuth2 client credentials)",
@@ -77,7 +78,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { store: Store; ke
             },
             required: ["access_token", "token_type", "expires_in", "scope"],
           },
-          ...errorResponses(400, 401),
+          ...errorResponses(400, 401, 429),
         },
       },
     },

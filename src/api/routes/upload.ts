@@ -6,10 +6,12 @@
 import type { Readable } from "node:stream";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
+import type { Principal } from "../../auth/tokens.js";
 import { DocsiftError } from "../../domain/errors.js";
 import { LIMITS } from "../../ingest/limits.js";
-import { type ReceiveDeps, receiveUpload } from "../../workflows/receive.js";
+import { type ReceiveDeps, receiveUpload, type UploadRequest } from "../../workflows/receive.js";
 import { principalOf } from "../auth-hook.js";
+import type { QueueAdmission } from "../queue-bound.js";
 import { errorResponses, receiptSchema } from "../schemas.js";
 import { cleanFileName, parseUploadParams, type RawParams } from "../upload-params.js";
 
@@ -24,7 +26,7 @@ const PARAMETERS_DOC =
   "`prediction`) for extraction; `split` (with `childWorkflowId=prediction`, optional `childWorkflowOptions`) cuts the file into sub-documents, each its own file; `validate` (with `workflowOptions` conditions) sends breaches to a review task (see /validate/tasks). `workflowOptions`: JSON object text. " +
   "File: PDF, PNG or JPG (judged by content), up to 20 MiB and 16 pages. Scope: `fileupload:all`.";
 
-const uploadErrors = errorResponses(400, 401, 403, 413, 415, 422, 503);
+const uploadErrors = errorResponses(400, 401, 403, 413, 415, 422, 429, 503);
 
 /**
  * The file part, up to the limit. Past it, reading stops at once: the request is unpiped and paused (a 2 GB upload
@@ -120,14 +122,32 @@ function decodeBase64(text: string): Buffer {
   return Buffer.from(payload, payload.includes("-") || payload.includes("_") ? "base64url" : "base64");
 }
 
-export async function uploadRoutes(app: FastifyInstance, deps: ReceiveDeps): Promise<void> {
+export interface UploadRouteDeps extends ReceiveDeps {
+  /** The queue bound: refuses uploads while the queue is full. */
+  admission: QueueAdmission;
+}
+
+export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
+  const { admission } = deps;
+  /** Stores and queues the upload; from then on it counts in the queue's backlog, not as admitted. */
+  const receive = async (request: FastifyRequest, who: Principal, upload: UploadRequest) => {
+    try {
+      return await receiveUpload(deps, who, upload);
+    } finally {
+      admission.settle(request);
+    }
+  };
+
   await app.register(multipart, {
     limits: { fileSize: LIMITS.maxBytes, files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 },
   });
 
   const multipartRoute = {
+    // After auth and the rate limit: refused before the body streams.
+    onRequest: admission.admit,
     config: {
       auth: "fileupload:all" as const,
+      rateLimit: "uploads" as const,
       // The form is parsed by the handler while it streams, so it cannot be a validated body schema: it is added
       // to the OpenAPI document only.
       swaggerTransform: ({ schema, url }: { schema: FastifySchema; url: string }) => ({
@@ -152,7 +172,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: ReceiveDeps): Pro
     const { params, bytes, fileName } = await readMultipart(request);
     const parsed = parseUploadParams(params);
     if (!bytes) throw new DocsiftError("bad_request", `The form has no file: send it as ${FILE_FIELD}.`);
-    return receiveUpload(deps, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
+    return receive(request, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
   };
   app.post("/fileupload/", multipartRoute, handleMultipart);
   app.post("/fileupload", { ...multipartRoute, schema: { ...multipartRoute.schema, hide: true } }, handleMultipart);
@@ -161,7 +181,8 @@ export async function uploadRoutes(app: FastifyInstance, deps: ReceiveDeps): Pro
     "/fileupload/json",
     {
       bodyLimit: JSON_BODY_LIMIT,
-      config: { auth: "fileupload:all" },
+      onRequest: admission.admit,
+      config: { auth: "fileupload:all", rateLimit: "uploads" },
       schema: {
         tags: ["files"],
         summary: "Upload a document as base64 in JSON",
@@ -199,7 +220,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: ReceiveDeps): Pro
         );
       }
       const fileName = typeof body.fileName === "string" ? body.fileName : undefined;
-      return receiveUpload(deps, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
+      return receive(request, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
     },
   );
 }

@@ -15,7 +15,14 @@ const ENG_DATA_PATH: string = (createRequire(import.meta.url)("@tesseract.js-dat
 const IDLE_CLOSE_MS = 30_000;
 
 async function startWorker(): Promise<Worker> {
-  const worker = await createWorker("eng", OEM.LSTM_ONLY, { langPath: ENG_DATA_PATH, cacheMethod: "none", gzip: true });
+  const worker = await createWorker("eng", OEM.LSTM_ONLY, {
+    langPath: ENG_DATA_PATH,
+    cacheMethod: "none",
+    gzip: true,
+    // Without a handler tesseract.js also throws a failed job's error from its message listener (an uncaught
+    // exception that ends the thread) besides rejecting the job's promise, which is where it is handled.
+    errorHandler: () => undefined,
+  });
   await worker.setParameters({ tessedit_pageseg_mode: PAGE_SEGMENTATION_MODE as PSM });
   return worker;
 }

@@ -1,0 +1,89 @@
+/**
+ * Applies the rate limits (src/api/rate-limit.ts) to routes: authenticated routes per client (the token's subject),
+ * uploads on a budget of their own, and the token endpoint per client address, where no client is known yet and
+ * the limit slows credential guessing (and bounds the scrypt work a stranger can ask for). Runs at onRequest after
+ * the auth hook, so a refused request costs no body read. Answers carry RateLimit-Limit, -Remaining and -Reset;
+ * a refusal is 429 `rate_limited` with Retry-After.
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { DocsiftError } from "../domain/errors.js";
+import { parseRateLimit, type RateDecision, type RateLimit, TokenBuckets } from "./rate-limit.js";
+
+/** Which budget a route draws on; authenticated routes without one use `requests`. */
+export type RateClass = "requests" | "uploads" | "token";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    rateLimit?: RateClass;
+  }
+}
+
+/** Limits per budget; undefined turns that budget's limit off. */
+export interface RateLimitSettings {
+  /** Authenticated requests other than uploads, per client (DOCSIFT_RATE_LIMIT). */
+  requests: RateLimit | undefined;
+  /** Uploads per client (DOCSIFT_UPLOAD_RATE_LIMIT). */
+  uploads: RateLimit | undefined;
+  /** POST /oauth2/token per client address (DOCSIFT_TOKEN_RATE_LIMIT). */
+  token: RateLimit | undefined;
+}
+
+/**
+ * Far above what a person or a well-behaved integration does (a blocking result wait is one request; a token lasts
+ * an hour), so only a runaway loop or an attack meets them.
+ */
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  requests: { count: 3000, windowMs: 60_000 },
+  uploads: { count: 600, windowMs: 60_000 },
+  token: { count: 120, windowMs: 60_000 },
+};
+
+export const RATE_LIMIT_ENV = {
+  requests: "DOCSIFT_RATE_LIMIT",
+  uploads: "DOCSIFT_UPLOAD_RATE_LIMIT",
+  token: "DOCSIFT_TOKEN_RATE_LIMIT",
+} as const;
+
+/** The settings from the environment, each falling back to its default when unset. */
+export function rateLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): RateLimitSettings {
+  const read = (budget: RateClass): RateLimit | undefined => {
+    const name = RATE_LIMIT_ENV[budget];
+    const raw = env[name];
+    return raw === undefined || raw.trim() === "" ? DEFAULT_RATE_LIMITS[budget] : parseRateLimit(name, raw);
+  };
+  return { requests: read("requests"), uploads: read("uploads"), token: read("token") };
+}
+
+function setHeaders(reply: FastifyReply, decision: RateDecision): void {
+  reply.header("ratelimit-limit", decision.limit);
+  reply.header("ratelimit-remaining", decision.remaining);
+  reply.header("ratelimit-reset", decision.resetSeconds);
+}
+
+export function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings, now = Date.now): void {
+  const buckets: Partial<Record<RateClass, TokenBuckets>> = {};
+  for (const budget of ["requests", "uploads", "token"] as const) {
+    const limit = settings[budget];
+    if (limit) buckets[budget] = new TokenBuckets({ limit });
+  }
+  app.addHook("onRequest", async (request, reply) => {
+    const config = request.routeOptions.config;
+    const budget: RateClass | undefined = config.rateLimit ?? (config.auth ? "requests" : undefined);
+    const limiter = budget && buckets[budget];
+    if (!limiter) return;
+    // Token requests carry no verified identity yet: the address is all there is.
+    const key = budget === "token" ? `ip:${request.ip}` : request.principal?.clientId;
+    if (key === undefined) return;
+    const decision = limiter.take(key, now());
+    setHeaders(reply, decision);
+    if (!decision.allowed) {
+      const who = budget === "token" ? "this address" : "this client";
+      throw new DocsiftError(
+        "rate_limited",
+        `Too many ${budget === "requests" ? "requests" : budget === "uploads" ? "uploads" : "token requests"} from ${who}: ` +
+          `the limit is ${decision.limit} per ${limiter.limit.windowMs / 1000} s; retry after ${decision.retryAfterSeconds} s.`,
+        { retryAfterSeconds: decision.retryAfterSeconds },
+      );
+    }
+  });
+}
