@@ -9,7 +9,7 @@ import { pino } from "pino";
 import { startPgJobs } from "../queue/pg-runtime.js";
 import { WorkerPool } from "../queue/worker-pool.js";
 import { openStorage, storageOptionsFromEnv } from "../store/open.js";
-import { PROCESSING_THREAD_URL, type ProcessingPool } from "../workflows/processing-tasks.js";
+import { PROCESSING_THREAD_URL, type ProcessingPool, processingLimits } from "../workflows/processing-tasks.js";
 import { createJobRunner } from "../workflows/runner.js";
 
 const HELP = `Usage: docsift worker [options]
@@ -71,8 +71,7 @@ export async function run(argv: string[]): Promise<number> {
   const pool: ProcessingPool = new WorkerPool({
     script: PROCESSING_THREAD_URL,
     size: workers,
-    // Same bound as the API process: a task running ten minutes is a hang, retried like a crash.
-    taskTimeoutMs: 10 * 60_000,
+    ...processingLimits(process.env),
   });
   const jobs = await startPgJobs({
     url: postgres.url,

@@ -2,6 +2,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { getDocument, type PDFDocumentProxy, VerbosityLevel } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { DocsiftError } from "../domain/errors.js";
+import { LIMITS } from "./limits.js";
+import { checkStreamExpansion } from "./pdf-streams.js";
 
 /** pdfjs reads its bundled data (standard fonts, CMaps, JBIG2/JPX wasm, ICC profiles) from local paths in Node. */
 const PDFJS_ROOT = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
@@ -22,9 +24,11 @@ function toDocsiftError(err: unknown): unknown {
 
 /**
  * Opens a PDF with pdfjs. Owner-password-only PDFs open (pdfjs ignores permissions); a user password,
- * a corrupt or a truncated file becomes a typed error. The bytes are copied because pdfjs detaches its input.
+ * a corrupt or a truncated file becomes a typed error, and so does a decompression bomb (checked first, since pdf.js
+ * would decode it into memory). The bytes are copied because pdfjs detaches its input.
  */
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  await checkStreamExpansion(bytes);
   const task = getDocument({
     // A copy as a plain Uint8Array: pdfjs refuses Buffers and detaches what it is given.
     data: new Uint8Array(bytes),
@@ -37,6 +41,8 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
     disableFontFace: true,
     useSystemFonts: false,
     enableXfa: false,
+    // An image declaring more pixels is left out of the page instead of being decoded (an image bomb).
+    maxImageSize: LIMITS.maxPixels,
     verbosity: VerbosityLevel.ERRORS,
   });
   let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,6 @@
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { TextItem, TextMarkedContent } from "pdfjs-dist/types/src/display/api.js";
+import { checkWordCount } from "./limits.js";
 import type { RawWord } from "./page-builder.js";
 import { largestImageArea } from "./pdf-images.js";
 import { type TextRun, wordsFromRuns } from "./pdf-text.js";
@@ -47,6 +48,7 @@ export async function textLayerWords(doc: PDFDocumentProxy, pageNum: number): Pr
     return [vx / viewport.width, vy / viewport.height];
   });
   if (words.length === 0) return undefined;
+  checkWordCount(pageNum, words.length);
   // The operator list built here is cached for rendering, so a page found to be a scan is not decoded twice.
   if (words.length < SPARSE_TEXT_WORDS && (await largestImageShare(page)) >= MIN_SCAN_SHARE) return undefined;
   page.cleanup();

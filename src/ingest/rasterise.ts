@@ -10,6 +10,11 @@ import { pgm, rgbaToGrey } from "./pgm.js";
 export const OCR_DPI = 200;
 /** A poster-sized page at 200 dpi would be hundreds of megapixels; beyond this the page is rendered at a lower dpi. */
 const MAX_RENDER_PIXELS = 40_000_000;
+/**
+ * Longest side of a render. The pixel cap alone lets a sliver page (1 x 1,000,000,000 pt) become a 1 x 200,000,000
+ * bitmap, since its short side cannot go below one pixel; Skia refuses sides over 32,767 anyway.
+ */
+const MAX_RENDER_SIDE = 16_384;
 
 export interface Bitmap {
   /** RGBA, row-major. */
@@ -18,10 +23,22 @@ export interface Bitmap {
   height: number;
 }
 
-/** Pixel size of a `width` x `height` pt page (rotation applied) rendered at `dpi`, capped at MAX_RENDER_PIXELS. */
-function renderSize(width: number, height: number, dpi: number): { scale: number; width: number; height: number } {
-  const scale = Math.min(dpi / 72, Math.sqrt(MAX_RENDER_PIXELS / (width * height)));
-  return { scale, width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+/**
+ * Pixel size of a `width` x `height` pt page (rotation applied) rendered at `dpi`, capped at MAX_RENDER_PIXELS and
+ * MAX_RENDER_SIDE, so no page, however its MediaBox is drawn, allocates a larger canvas.
+ */
+export function renderSize(
+  width: number,
+  height: number,
+  dpi: number,
+): { scale: number; width: number; height: number } {
+  const scale = Math.min(
+    dpi / 72,
+    Math.sqrt(MAX_RENDER_PIXELS / (width * height)),
+    MAX_RENDER_SIDE / Math.max(width, height),
+  );
+  const side = (points: number): number => Math.min(MAX_RENDER_SIDE, Math.max(1, Math.round(points * scale)));
+  return { scale, width: side(width), height: side(height) };
 }
 
 /** Renders PDF page `pageNum` (1-based) at `dpi` (lowered if the bitmap would be huge), white background. */

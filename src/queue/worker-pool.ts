@@ -1,7 +1,13 @@
 /**
  * A fixed pool of worker threads, one task per thread at a time, so CPU-heavy processing never blocks the event loop.
- * A thread that dies mid-task (uncaught error, out of memory, process.exit) rejects that task with WorkerCrashError
- * and is replaced; the caller decides whether to retry.
+ * A thread that dies mid-task (uncaught error, process.exit) rejects that task with WorkerCrashError and is replaced;
+ * the caller decides whether to retry. Two failures are the document's own and are not worth a retry, so they reject
+ * with a DocsiftError: a task over its time limit (`timeout`) and a thread over its heap limit (`unusable_document`).
+ *
+ * Cutting a task (time limit, crash, close) also ends the processes it started: a terminated thread does not take
+ * its child processes with it. The thread reports each child's pid as it starts and ends (`child` replies); a cut
+ * first posts POOL_ABORT so the thread can stop its children itself, and after a grace period kills whatever it
+ * reported as still running, then terminates the thread.
  *
  * Under tsx (tests, `npm run docsift`) the script is a .ts file: the thread then loads tsx itself, so the same code
  * path runs from dist/ and from source.
@@ -12,8 +18,12 @@ import { DocsiftError, ERROR_STATUS, type ErrorCode } from "../domain/errors.js"
 /** Messages a pool thread posts back; `event`s are progress reports for the task in flight. */
 export type WorkerReply<TResult, TEvent> =
   | { kind: "event"; event: TEvent }
+  | { kind: "child"; pid: number; running: boolean }
   | { kind: "done"; result: TResult }
   | { kind: "error"; code: string | null; message: string };
+
+/** Posted to a thread (instead of a task object) when its task is cut: stop work and child processes now. */
+export const POOL_ABORT = "docsift:abort-task";
 
 export class WorkerCrashError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -23,6 +33,7 @@ export class WorkerCrashError extends Error {
 }
 
 const RESPAWN_DELAY_MS = 1000;
+const DEFAULT_ABORT_GRACE_MS = 2000;
 
 interface PendingTask<TTask, TResult> {
   task: TTask;
@@ -37,6 +48,10 @@ interface Slot<TTask, TResult> {
   timer: NodeJS.Timeout | undefined;
   /** False until the thread runs: a task's time limit must not count a slow thread start (e.g. on a loaded machine). */
   online: boolean;
+  /** Pids of the child processes the thread reported as running. */
+  children: Set<number>;
+  /** Set while a cut waits for the thread to stop its task: called on its answer, crash or exit. */
+  onStopped: (() => void) | undefined;
 }
 
 export interface WorkerPoolOptions<TEvent> {
@@ -44,8 +59,12 @@ export interface WorkerPoolOptions<TEvent> {
   script: URL;
   size: number;
   onEvent?: (event: TEvent) => void;
-  /** A task running longer is treated as a crash: its thread is terminated and replaced. */
+  /** A task running longer is cut: it rejects with DocsiftError `timeout` and its thread is replaced. */
   taskTimeoutMs?: number;
+  /** V8 heap limit of each thread (old generation); a thread over it dies and its task rejects. */
+  maxHeapMb?: number;
+  /** How long a cut task's thread may take to stop its children itself before they are killed; default 2 s. */
+  abortGraceMs?: number;
 }
 
 function isErrorCode(code: string | null): code is ErrorCode {
@@ -57,17 +76,35 @@ function isErrorCode(code: string | null): code is ErrorCode {
  * worker threads (neither via execArgv --import nor module.register), so the thread loads the .ts module through
  * tsx's own `tsImport`.
  */
-function startThread(script: URL): Worker {
-  if (!script.pathname.endsWith(".ts")) return new Worker(script);
+function startThread(script: URL, maxHeapMb: number | undefined): Worker {
+  const resourceLimits = maxHeapMb ? { maxOldGenerationSizeMb: maxHeapMb } : undefined;
+  if (!script.pathname.endsWith(".ts")) return new Worker(script, { resourceLimits });
   const api = import.meta.resolve("tsx/esm/api");
   const code = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(script.href)}, ${JSON.stringify(script.href)}));`;
-  return new Worker(code, { eval: true });
+  return new Worker(code, { eval: true, resourceLimits });
+}
+
+/** SIGKILL each pid; one that already ended is no error. */
+function killAll(pids: Iterable<number>): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // ESRCH: it ended between its last report and now.
+    }
+  }
+}
+
+function isOutOfMemory(err: Error): boolean {
+  return (err as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY";
 }
 
 export class WorkerPool<TTask, TResult, TEvent = never> {
   readonly size: number;
   private readonly slots = new Set<Slot<TTask, TResult>>();
   private readonly backlog: PendingTask<TTask, TResult>[] = [];
+  /** Cuts in progress: close() waits for them so no child process outlives the pool. */
+  private readonly cuts = new Set<Promise<void>>();
   private closed = false;
 
   constructor(private readonly options: WorkerPoolOptions<TEvent>) {
@@ -90,33 +127,60 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
     return running + this.backlog.length;
   }
 
+  /** Rejects waiting tasks, cuts running ones (their children are killed) and ends every thread. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.backlog.splice(0)) {
-      pending.reject(new DocsiftError("shutting_down", "The service is shutting down."));
-    }
+    const shuttingDown = (): DocsiftError => new DocsiftError("shutting_down", "The service is shutting down.");
+    for (const pending of this.backlog.splice(0)) pending.reject(shuttingDown());
+    for (const slot of this.slots) if (slot.current) this.cut(slot, shuttingDown());
     await Promise.all([...this.slots].map((slot) => slot.worker.terminate()));
     this.slots.clear();
+    await Promise.all(this.cuts);
   }
 
   private spawn(): void {
-    const worker = startThread(this.options.script);
+    const worker = startThread(this.options.script, this.options.maxHeapMb);
     // An idle thread must not keep the process alive; a busy one does (see dispatch and onReply).
     worker.unref();
-    const slot: Slot<TTask, TResult> = { worker, current: undefined, timer: undefined, online: false };
+    const slot: Slot<TTask, TResult> = {
+      worker,
+      current: undefined,
+      timer: undefined,
+      online: false,
+      children: new Set(),
+      onStopped: undefined,
+    };
     this.slots.add(slot);
     worker.once("online", () => {
       slot.online = true;
       this.dispatch();
     });
     worker.on("message", (reply: WorkerReply<TResult, TEvent>) => this.onReply(slot, reply));
-    worker.on("error", (err) =>
-      this.onCrash(slot, new WorkerCrashError(`worker thread failed: ${err.message}`, { cause: err })),
-    );
+    worker.on("error", (err) => this.onCrash(slot, this.crashError(err)));
     worker.on("exit", (code) => this.onCrash(slot, new WorkerCrashError(`worker thread exited with code ${code}`)));
   }
 
+  private crashError(err: Error): Error {
+    if (!isOutOfMemory(err)) return new WorkerCrashError(`worker thread failed: ${err.message}`, { cause: err });
+    const limit = this.options.maxHeapMb ? ` (${this.options.maxHeapMb} MB)` : "";
+    return new DocsiftError(
+      "unusable_document",
+      `Processing the file needed more memory than a job may use${limit} and was stopped.`,
+      { cause: err },
+    );
+  }
+
   private onReply(slot: Slot<TTask, TResult>, reply: WorkerReply<TResult, TEvent>): void {
+    if (reply.kind === "child") {
+      if (reply.running) slot.children.add(reply.pid);
+      else slot.children.delete(reply.pid);
+      return;
+    }
+    if (slot.onStopped) {
+      // A cut task's answer only tells that the thread has stopped; the cut decides the outcome.
+      if (reply.kind !== "event") slot.onStopped();
+      return;
+    }
     const current = slot.current;
     if (!current) return;
     if (reply.kind === "event") {
@@ -132,10 +196,12 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
     this.dispatch();
   }
 
-  private onCrash(slot: Slot<TTask, TResult>, err: WorkerCrashError): void {
+  private onCrash(slot: Slot<TTask, TResult>, err: Error): void {
+    slot.onStopped?.();
     if (!this.slots.delete(slot)) return;
     const hadTask = slot.current !== undefined;
     clearTimeout(slot.timer);
+    killAll(slot.children);
     slot.current?.reject(err);
     slot.current = undefined;
     void slot.worker.terminate();
@@ -144,6 +210,34 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
     // would spin; wait a little instead.
     if (hadTask) this.spawn();
     else setTimeout(() => this.closed || this.spawn(), RESPAWN_DELAY_MS).unref();
+  }
+
+  /**
+   * Ends the slot's task with `err`: asks the thread to stop, gives it the grace period, kills the children it
+   * still reports, terminates it and puts a fresh thread in its place. The task rejects once that is done, so a
+   * caller that sees the rejection knows no process of the task is left running.
+   */
+  private cut(slot: Slot<TTask, TResult>, err: Error): void {
+    const pending = slot.current;
+    if (!pending || !this.slots.delete(slot)) return;
+    clearTimeout(slot.timer);
+    const done = (async () => {
+      await new Promise<void>((resolve) => {
+        const grace = setTimeout(resolve, this.options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS);
+        slot.onStopped = () => {
+          clearTimeout(grace);
+          resolve();
+        };
+        slot.worker.postMessage(POOL_ABORT);
+      });
+      killAll(slot.children);
+      await slot.worker.terminate();
+      slot.current = undefined;
+      pending.reject(err);
+      if (!this.closed) this.spawn();
+    })();
+    this.cuts.add(done);
+    void done.finally(() => this.cuts.delete(done));
   }
 
   private dispatch(): void {
@@ -155,7 +249,14 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
       const timeout = this.options.taskTimeoutMs;
       if (timeout) {
         slot.timer = setTimeout(
-          () => this.onCrash(slot, new WorkerCrashError(`task still running after ${timeout} ms`)),
+          () =>
+            this.cut(
+              slot,
+              new DocsiftError(
+                "timeout",
+                `Processing was still running after ${timeout / 1000} s, the time limit of a job, and was stopped.`,
+              ),
+            ),
           timeout,
         );
       }

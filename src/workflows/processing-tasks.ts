@@ -36,6 +36,29 @@ export interface PageEvent {
 
 export type ProcessingPool = WorkerPool<ProcessingTask, ProcessingResult, PageEvent>;
 
+const DEFAULT_JOB_TIMEOUT_MS = 5 * 60_000;
+const DEFAULT_JOB_HEAP_MB = 1024;
+
+function positiveNumber(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!(Number.isFinite(value) && value > 0)) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+/**
+ * Limits of one processing task, from the environment: `DOCSIFT_JOB_TIMEOUT_MS` (default 5 min; sixteen OCR pages
+ * take well under one, so a job past it hangs and would hang again) and `DOCSIFT_JOB_MEMORY_MB`, the V8 heap of a
+ * processing thread (default 1024; the dev corpora and bench:hostile run within it, while a page of millions of
+ * operators does not). Spread into the pool's options.
+ */
+export function processingLimits(env: NodeJS.ProcessEnv): { taskTimeoutMs: number; maxHeapMb: number } {
+  return {
+    taskTimeoutMs: positiveNumber(env.DOCSIFT_JOB_TIMEOUT_MS, DEFAULT_JOB_TIMEOUT_MS, "DOCSIFT_JOB_TIMEOUT_MS"),
+    maxHeapMb: positiveNumber(env.DOCSIFT_JOB_MEMORY_MB, DEFAULT_JOB_HEAP_MB, "DOCSIFT_JOB_MEMORY_MB"),
+  };
+}
+
 /** The thread's module sits next to this one: .js in dist/, .ts under tsx. */
 export const PROCESSING_THREAD_URL = new URL(
   `./processing-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,

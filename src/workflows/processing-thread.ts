@@ -1,65 +1,86 @@
 /**
  * Body of a processing thread: ingest + extract (and page rendering) off the main event loop. Errors travel back as
- * `{code, message}`; a DocsiftError keeps its code, anything else is reported without internals.
+ * `{code, message}`; a DocsiftError keeps its code, anything else is reported without internals. The OCR processes
+ * a task starts are reported to the pool as they start and end, and POOL_ABORT stops the task in flight (its OCR
+ * processes are killed by ingest) so the pool can cut a job without leaving a process behind.
  */
 import { parentPort } from "node:worker_threads";
 import { resolveFields } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
 import { extract } from "../extract/index.js";
-import { ingest, renderPage } from "../ingest/index.js";
-import type { WorkerReply } from "../queue/worker-pool.js";
+import { ingest, onChildProcess, renderPage } from "../ingest/index.js";
+import { POOL_ABORT, type WorkerReply } from "../queue/worker-pool.js";
 import { detectDocuments, slicePdf } from "../split/index.js";
 import type { PageEvent, ProcessingResult, ProcessingTask, SplitChild } from "./processing-tasks.js";
 
 type Reply = WorkerReply<ProcessingResult, PageEvent>;
 
-async function perform(task: ProcessingTask, post: (reply: Reply) => void): Promise<ProcessingResult> {
+async function perform(
+  task: ProcessingTask,
+  post: (reply: Reply) => void,
+  signal: AbortSignal,
+): Promise<ProcessingResult> {
   if (task.kind === "render") {
     const png = await renderPage(task.bytes, task.pageNum);
     return { kind: "render", png: new Uint8Array(png) };
   }
+  const options = {
+    concurrency: task.pageConcurrency,
+    onPage: ({ source, ms }: PageEvent) => post({ kind: "event", event: { source, ms } }),
+    signal,
+  };
   if (task.kind === "split") {
-    const document = await ingest(task.bytes, {
-      concurrency: task.pageConcurrency,
-      onPage: ({ source, ms }) => post({ kind: "event", event: { source, ms } }),
-    });
+    const document = await ingest(task.bytes, options);
     const children: SplitChild[] = [];
     for (const segment of detectDocuments(document)) {
+      signal.throwIfAborted();
       const slice = await slicePdf(task.bytes, segment.pages);
       children.push({ pages: segment.pages, bytes: slice.bytes, type: slice.type });
     }
     return { kind: "split", children };
   }
   const fields = resolveFields(task.selection);
-  const document = await ingest(task.bytes, {
-    concurrency: task.pageConcurrency,
-    onPage: ({ source, ms }) => post({ kind: "event", event: { source, ms } }),
-  });
+  const document = await ingest(task.bytes, options);
   return { kind: "predict", fields: extract(document, fields, { locale: task.locale ?? undefined }) };
 }
 
 const port = parentPort;
 if (!port) throw new Error("processing-thread must run as a worker thread");
-port.on("message", (task: ProcessingTask) => {
-  const post = (reply: Reply): void => port.postMessage(reply);
-  perform(task, post).then(
-    (result) => {
-      const transfer =
-        result.kind === "render"
-          ? [result.png.buffer as ArrayBuffer]
-          : result.kind === "split"
-            ? uniqueBuffers(result.children.map((c) => c.bytes.buffer as ArrayBuffer))
-            : [];
-      port.postMessage({ kind: "done", result } satisfies Reply, transfer);
-    },
-    (err: unknown) => {
-      const reply: Reply =
-        err instanceof DocsiftError
-          ? { kind: "error", code: err.code, message: err.message }
-          : { kind: "error", code: null, message: err instanceof Error ? err.message : String(err) };
-      post(reply);
-    },
-  );
+const post = (reply: Reply): void => port.postMessage(reply);
+onChildProcess((pid, running) => post({ kind: "child", pid, running }));
+
+/** The task in flight (one at a time per thread). */
+let running: AbortController | undefined;
+
+port.on("message", (message: ProcessingTask | typeof POOL_ABORT) => {
+  if (message === POOL_ABORT) {
+    running?.abort(new DocsiftError("timeout", "The task was stopped by its pool."));
+    return;
+  }
+  const controller = new AbortController();
+  running = controller;
+  perform(message, post, controller.signal)
+    .then(
+      (result) => {
+        const transfer =
+          result.kind === "render"
+            ? [result.png.buffer as ArrayBuffer]
+            : result.kind === "split"
+              ? uniqueBuffers(result.children.map((c) => c.bytes.buffer as ArrayBuffer))
+              : [];
+        port.postMessage({ kind: "done", result } satisfies Reply, transfer);
+      },
+      (err: unknown) => {
+        const reply: Reply =
+          err instanceof DocsiftError
+            ? { kind: "error", code: err.code, message: err.message }
+            : { kind: "error", code: null, message: err instanceof Error ? err.message : String(err) };
+        post(reply);
+      },
+    )
+    .finally(() => {
+      if (running === controller) running = undefined;
+    });
 });
 
 /** A buffer can be transferred once: an image child is the task's own bytes, shared by no other child. */

@@ -3,7 +3,9 @@
  * `split` stores and queues one child file per sub-document and finalises the parent with the children's list
  * (no timestamp); `validate` extracts, then either finalises or leaves the file IN PROGRESS under a review task
  * (src/workflows/validate.ts). Outcomes:
- * - DocsiftError from processing (corrupt, encrypted, OCR failure...): FAILED at once with that code.
+ * - DocsiftError from processing (corrupt, encrypted, OCR failure...): FAILED at once with that code. This includes
+ *   the pool's own limits: a job over its time limit (`timeout`) or its thread's heap limit (`unusable_document`)
+ *   would hit them again, so it is not retried.
  * - A crashed thread (or an unexpected error): retried until MAX_ATTEMPTS attempts have started, then FAILED `internal`.
  *   Attempts are counted in the store when a job starts, so a process killed mid-job also uses one up.
  */

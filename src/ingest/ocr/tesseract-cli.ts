@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { DocsiftError } from "../../domain/errors.js";
+import { trackChild } from "./child-processes.js";
 import { type OcrEngine, type OcrResult, PAGE_SEGMENTATION_MODE, pageTimeoutMs } from "./engine.js";
 import { parseTesseractTsv } from "./tsv.js";
 
@@ -38,6 +39,7 @@ function runTesseract(image: Buffer, timeoutMs: number, signal?: AbortSignal): P
       ["stdin", "stdout", "-l", "eng", "--psm", PAGE_SEGMENTATION_MODE, "-c", "tessedit_create_tsv=1"],
       { env: { ...process.env, OMP_THREAD_LIMIT: "1" }, stdio: ["pipe", "pipe", "pipe"] },
     );
+    trackChild(child);
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let failure: unknown;
@@ -56,14 +58,17 @@ function runTesseract(image: Buffer, timeoutMs: number, signal?: AbortSignal): P
     // tesseract may exit before reading all of stdin (killed, bad image): the resulting EPIPE is not the error.
     child.stdin.on("error", () => undefined);
     child.stdin.end(image);
-    child.on("error", (err) => stop(new DocsiftError("ocr_failed", `Could not run ${BINARY}.`, { cause: err })));
-    child.on("close", (code) => {
+    child.on("error", (err: NodeJS.ErrnoException) =>
+      stop(new DocsiftError("ocr_failed", `Could not run ${BINARY} (${err.code ?? err.message}).`, { cause: err })),
+    );
+    child.on("close", (code, killedBy) => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       if (failure !== undefined) return reject(failure);
       if (code !== 0) {
         const detail = Buffer.concat(stderr).toString("utf8").trim().split("\n").slice(-1)[0] ?? "";
-        return reject(new DocsiftError("ocr_failed", `OCR failed (tesseract exit ${code}): ${detail}`));
+        const how = killedBy ? `killed by ${killedBy}` : `exit ${code}`;
+        return reject(new DocsiftError("ocr_failed", `OCR failed (tesseract ${how}): ${detail.slice(0, 200)}`));
       }
       try {
         resolve(parseTesseractTsv(Buffer.concat(stdout).toString("utf8")));

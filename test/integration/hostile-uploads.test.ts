@@ -1,0 +1,182 @@
+/**
+ * Hostile files through the real upload path of a started server: each is refused with a 4xx and a stable code, or
+ * accepted and ends FINALISED or FAILED with a reason, and the server answers /healthz after every one. A fast-check
+ * property does the same for random mutations (truncation, bit flips, splices, overwrites) of dev-corpus files and
+ * generated PDFs, with a fixed seed. Last, an OCR process that hangs: the job ends FAILED `timeout` at the job time
+ * limit and no hung process survives it.
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import fc from "fast-check";
+import { ERROR_STATUS } from "../../src/domain/errors.js";
+import { hostileFiles, mutate, mutationArbitrary, smallestFiles } from "../helpers/hostile-files.js";
+import { makeTextPdf, SAMPLE_LINES, scanAsJpeg } from "../helpers/pdf-fixtures.js";
+import { invoicePdf, requestJson, startTestServer, type TestServer, upload, uploadForm } from "../helpers/server.js";
+
+interface Outcome {
+  /** HTTP status of the upload. */
+  status: number;
+  /** Error code of a refused upload, or of a FAILED file. */
+  code?: string;
+  /** FINALISED or FAILED once accepted. */
+  final?: string;
+}
+
+/** Uploads `bytes`, waits for the file when accepted, and checks the answer's shape; the server must still live. */
+async function submit(server: TestServer, token: string, bytes: Uint8Array, name: string): Promise<Outcome> {
+  const res = await upload(server, token, uploadForm(bytes, { products: "invoices" }, { fileName: name }));
+  let outcome: Outcome;
+  if (res.status !== 200) {
+    assert.ok(
+      res.status >= 400 && res.status < 500,
+      `${name}: upload answered ${res.status} ${JSON.stringify(res.body)}`,
+    );
+    const code = String(res.body.error);
+    assert.ok(code in ERROR_STATUS, `${name}: unknown error code ${code}`);
+    assert.ok(String(res.body.message).length > 0, `${name}: no message`);
+    outcome = { status: res.status, code };
+  } else {
+    const result = await requestJson<{ status: string; error?: { error: string; message: string } }>(
+      `${server.url}/result/final/${String(res.body.fileId)}`,
+      { token },
+    );
+    assert.equal(result.status, 200, `${name}: ${JSON.stringify(result.body)}`);
+    const final = result.body.status;
+    assert.ok(final === "FINALISED" || final === "FAILED", `${name}: ended ${final}`);
+    if (final === "FAILED") {
+      assert.ok(
+        result.body.error && result.body.error.error in ERROR_STATUS,
+        `${name}: ${JSON.stringify(result.body)}`,
+      );
+      assert.ok(result.body.error.message.length > 0);
+    }
+    outcome = { status: 200, final, code: result.body.error?.error };
+  }
+  const health = await requestJson(`${server.url}/healthz`);
+  assert.equal(health.status, 200, `${name}: /healthz after it answered ${health.status}`);
+  return outcome;
+}
+
+describe("hostile uploads", () => {
+  let server: TestServer;
+  let token: string;
+  const savedTimeout = process.env.DOCSIFT_JOB_TIMEOUT_MS;
+
+  before(async () => {
+    // Long enough for any honest file on a loaded machine; a file that hangs still ends within the test.
+    process.env.DOCSIFT_JOB_TIMEOUT_MS = "60000";
+    server = await startTestServer({ workers: 2 });
+    token = await server.token();
+  });
+  after(async () => {
+    await server.stop();
+    if (savedTimeout === undefined) delete process.env.DOCSIFT_JOB_TIMEOUT_MS;
+    else process.env.DOCSIFT_JOB_TIMEOUT_MS = savedTimeout;
+  });
+
+  test("each hostile file is refused with its code or ends FINALISED/FAILED", async () => {
+    for (const file of await hostileFiles()) {
+      const outcome = await submit(server, token, file.bytes, file.name);
+      if (file.expect === "accepted") assert.equal(outcome.status, 200, `${file.name}: ${JSON.stringify(outcome)}`);
+      else assert.deepEqual(outcome.code, file.expect.refused, `${file.name}: ${JSON.stringify(outcome)}`);
+    }
+  });
+
+  test("random mutations of corpus files and generated PDFs never break the service", async () => {
+    const corpus = "/work/shared/data";
+    const seeds: Uint8Array[] = [
+      ...smallestFiles(join(corpus, "invoices-dev"), ".pdf", 2),
+      ...smallestFiles(join(corpus, "receipts-dev"), ".jpg", 1),
+      await invoicePdf({ number: "INV-9", date: "2024-01-31", total: "99.00", pages: 2 }),
+      (await makeTextPdf([SAMPLE_LINES])).bytes,
+      await scanAsJpeg((await makeTextPdf([SAMPLE_LINES])).bytes, 1, 100),
+    ];
+    const outcomes: Outcome[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: seeds.length - 1 }), mutationArbitrary(), async (index, m) => {
+        const bytes = mutate(seeds[index] ?? new Uint8Array(1), m);
+        outcomes.push(await submit(server, token, bytes, `seed ${index} ${JSON.stringify(m).slice(0, 120)}`));
+      }),
+      { seed: 20261122, numRuns: 30, endOnFailure: true },
+    );
+    // The property only proves something if mutations reach processing, not only the upload checks.
+    assert.ok(
+      outcomes.some((o) => o.status === 200),
+      JSON.stringify(outcomes),
+    );
+  });
+});
+
+/** Pids of running processes whose command line starts with `name` (zombies have ended and do not count). */
+function runningNamed(name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, "latin1").startsWith(name)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+      if (state !== "Z" && state !== "X") pids.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return pids;
+}
+
+describe("a hung OCR process", () => {
+  const marker = `docsift-hung-ocr-${process.pid}`;
+  let server: TestServer;
+  let token: string;
+  let binDir: string;
+  const saved = { path: process.env.PATH, timeout: process.env.DOCSIFT_JOB_TIMEOUT_MS };
+
+  before(async () => {
+    // A `tesseract` first on PATH that never answers: it renames itself so it can be found in /proc.
+    binDir = await mkdtemp(join(tmpdir(), "docsift-fake-ocr-"));
+    await writeFile(join(binDir, "tesseract"), `#!/bin/bash\nexec -a ${marker} sleep 86400\n`);
+    await chmod(join(binDir, "tesseract"), 0o755);
+    process.env.PATH = `${binDir}:${saved.path ?? ""}`;
+    process.env.DOCSIFT_JOB_TIMEOUT_MS = "4000";
+    server = await startTestServer({ workers: 1 });
+    token = await server.token();
+  });
+  after(async () => {
+    await server.stop();
+    process.env.PATH = saved.path;
+    if (saved.timeout === undefined) delete process.env.DOCSIFT_JOB_TIMEOUT_MS;
+    else process.env.DOCSIFT_JOB_TIMEOUT_MS = saved.timeout;
+    await rm(binDir, { recursive: true, force: true });
+  });
+
+  test("the job ends FAILED timeout and the OCR process it started is gone", async () => {
+    const scan = await scanAsJpeg((await makeTextPdf([SAMPLE_LINES])).bytes, 1, 100);
+    const res = await upload(server, token, uploadForm(scan, { products: "receipts" }, { fileName: "scan.jpg" }));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const result = requestJson<{ status: string; error?: { error: string; message: string } }>(
+      `${server.url}/result/final/${String(res.body.fileId)}`,
+      { token },
+    );
+    // The hung process must really have run, or its absence afterwards would prove nothing.
+    let done = false;
+    void result.finally(() => {
+      done = true;
+    });
+    const seen = new Set<number>();
+    while (!done) {
+      for (const pid of runningNamed(marker)) seen.add(pid);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { body } = await result;
+    assert.equal(body.status, "FAILED", JSON.stringify(body));
+    assert.equal(body.error?.error, "timeout");
+    assert.match(body.error?.message ?? "", /time limit/);
+    assert.ok(seen.size > 0, "the fake tesseract never ran");
+    assert.deepEqual(runningNamed(marker), []);
+    assert.equal((await requestJson(`${server.url}/healthz`)).status, 200);
+  });
+});

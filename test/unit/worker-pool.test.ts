@@ -1,0 +1,165 @@
+/**
+ * The pool's limits with real threads and real child processes: a task over its time limit ends `timeout` (not a
+ * crash), a thread over its heap limit ends `unusable_document`, and whenever a task is cut (time limit, crash,
+ * close) no child process it reported is left running, whether the thread stops them itself or is stuck.
+ * The threads are tiny modules given as data: URLs; the child is `sleep`, standing in for a hung tesseract.
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+import { DocsiftError } from "../../src/domain/errors.js";
+import { POOL_ABORT, WorkerCrashError, WorkerPool } from "../../src/queue/worker-pool.js";
+
+type Task = { kind: "sleep-child" | "ping" | "allocate" | "exit" };
+type Result = { pid?: number; pong?: true };
+
+/**
+ * `sleep-child` starts `sleep 1000`, reports it, and then, by `mode`: waits (and kills the child on POOL_ABORT, as
+ * the processing thread does), blocks its event loop for good (a thread stuck in synchronous code), or exits.
+ * `ping` answers at once; `allocate` fills the heap.
+ */
+function threadScript(mode: "cooperative" | "stuck" | "exits"): URL {
+  return new URL(
+    `data:text/javascript,${encodeURIComponent(`
+      import { spawn } from "node:child_process";
+      import { parentPort } from "node:worker_threads";
+      let child;
+      parentPort.on("message", (task) => {
+        if (task === ${JSON.stringify(POOL_ABORT)}) {
+          child?.kill("SIGKILL");
+          child?.once("exit", () => parentPort.postMessage({ kind: "error", code: "timeout", message: "aborted" }));
+          return;
+        }
+        if (task.kind === "ping") return parentPort.postMessage({ kind: "done", result: { pong: true } });
+        if (task.kind === "allocate") {
+          const hoard = [];
+          for (;;) hoard.push(new Array(100000).fill({ at: hoard.length }));
+        }
+        child = spawn("sleep", ["1000"], { stdio: "ignore" });
+        parentPort.postMessage({ kind: "child", pid: child.pid, running: true });
+        child.once("exit", () => parentPort.postMessage({ kind: "child", pid: child.pid, running: false }));
+        if (${JSON.stringify(mode)} === "stuck") {
+          // Let the child report leave first, then never yield again.
+          setTimeout(() => { for (;;) {} }, 50);
+        }
+        if (${JSON.stringify(mode)} === "exits") setTimeout(() => process.exit(7), 200);
+      });
+    `)}`,
+  );
+}
+
+/** Whether `pid` is a running process (a zombie has ended: it only waits to be reaped). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of the `sleep 1000` children of this process (any thread's), from /proc. */
+function sleepChildren(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8") === "sleep\u00001000\u0000")
+        pids.push(pid);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return pids;
+}
+
+describe("worker pool limits", () => {
+  test("a task over its time limit rejects with timeout, its child is killed, and the thread is replaced", async () => {
+    const pool = new WorkerPool<Task, Result>({ script: threadScript("cooperative"), size: 1, taskTimeoutMs: 1500 });
+    try {
+      const before = new Set(sleepChildren());
+      await assert.rejects(pool.run({ kind: "sleep-child" }), (err: unknown) => {
+        assert.ok(err instanceof DocsiftError, String(err));
+        assert.equal(err.code, "timeout");
+        assert.match(err.message, /time limit/);
+        return true;
+      });
+      const left = sleepChildren().filter((pid) => !before.has(pid) && isRunning(pid));
+      assert.deepEqual(left, []);
+      assert.deepEqual(await pool.run({ kind: "ping" }), { pong: true });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("a thread stuck in synchronous code is terminated and the child it reported is killed", async () => {
+    const pool = new WorkerPool<Task, Result>({
+      script: threadScript("stuck"),
+      size: 1,
+      taskTimeoutMs: 1500,
+      abortGraceMs: 500,
+    });
+    try {
+      const before = new Set(sleepChildren());
+      const run = pool.run({ kind: "sleep-child" });
+      // The child must exist while the task runs, or the test would prove nothing.
+      let seen: number[] = [];
+      while (seen.length === 0) {
+        await new Promise((r) => setTimeout(r, 50));
+        seen = sleepChildren().filter((pid) => !before.has(pid));
+      }
+      await assert.rejects(run, (err: unknown) => err instanceof DocsiftError && err.code === "timeout");
+      for (const pid of seen) assert.equal(isRunning(pid), false, `sleep ${pid} survived its task`);
+      assert.deepEqual(await pool.run({ kind: "ping" }), { pong: true });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("a thread that exits mid-task rejects with WorkerCrashError and its child is killed", async () => {
+    const pool = new WorkerPool<Task, Result>({ script: threadScript("exits"), size: 1 });
+    try {
+      const before = new Set(sleepChildren());
+      await assert.rejects(pool.run({ kind: "sleep-child" }), WorkerCrashError);
+      const left = sleepChildren().filter((pid) => !before.has(pid) && isRunning(pid));
+      assert.deepEqual(left, []);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("close() cuts a running task with shutting_down and kills its child", async () => {
+    const pool = new WorkerPool<Task, Result>({ script: threadScript("cooperative"), size: 1 });
+    const before = new Set(sleepChildren());
+    const run = pool.run({ kind: "sleep-child" });
+    while (sleepChildren().filter((pid) => !before.has(pid)).length === 0) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const closed = pool.close();
+    await assert.rejects(run, (err: unknown) => err instanceof DocsiftError && err.code === "shutting_down");
+    await closed;
+    assert.deepEqual(
+      sleepChildren().filter((pid) => !before.has(pid) && isRunning(pid)),
+      [],
+    );
+  });
+
+  test("a thread over its heap limit rejects with unusable_document and the pool goes on", async () => {
+    const pool = new WorkerPool<Task, Result>({ script: threadScript("cooperative"), size: 1, maxHeapMb: 64 });
+    try {
+      await assert.rejects(pool.run({ kind: "allocate" }), (err: unknown) => {
+        assert.ok(err instanceof DocsiftError, String(err));
+        assert.equal(err.code, "unusable_document");
+        assert.match(err.message, /memory/);
+        return true;
+      });
+      assert.deepEqual(await pool.run({ kind: "ping" }), { pong: true });
+    } finally {
+      await pool.close();
+    }
+  });
+});
