@@ -18,12 +18,16 @@ const STATUS_TEXT: Record<number, string> = {
   401: "unauthorized (no token), invalid_token (expired, bad signature, revoked), invalid_client (token endpoint)",
   403: "forbidden: the token lacks the route's scope",
   404: "not_found: unknown id, or a file of another tenant",
-  409: "conflict: the task was already resolved (by another reviewer)",
+  409:
+    "conflict: the task was already resolved (by another reviewer) or is not a draft (submit), or the " +
+    "Idempotency-Key was used for a different upload",
   413: "file_too_large: over 20 MiB",
   415: "unsupported_type: not a PDF, PNG or JPG by content",
   422: "too_many_pages, encrypted_pdf, corrupt_file, image_too_large: well-formed but unusable",
   429: "rate_limited: too many requests from this client (or address, for tokens); see Retry-After",
-  503: "shutting_down: the server is draining; unavailable: the processing queue is full (see Retry-After)",
+  503:
+    "shutting_down: the server is draining; unavailable: the processing queue is full, or storage is briefly " +
+    "unavailable (disk full, database busy or restarting). Both send Retry-After.",
 };
 
 export function errorResponses(...statuses: number[]): Record<number, object> {
@@ -76,4 +80,33 @@ export const receiptSchema = {
     status: { type: "string", enum: ["RECEIVED"] },
   },
   required: ["fileId", "uploadedAt", "status"],
+  // Response headers, for the OpenAPI document (serialisation ignores them).
+  headers: {
+    "Idempotent-Replayed": {
+      type: "string",
+      enum: ["true"],
+      description: "Present when the receipt is that of an earlier upload with the same Idempotency-Key.",
+    },
+  },
+} as const;
+
+/** The header name as the OpenAPI document shows it; Node hands request headers over in lower case. */
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+
+/** Request headers of the upload routes: validated here, and documented as header parameters. */
+export const uploadHeadersSchema = {
+  type: "object",
+  properties: {
+    [IDEMPOTENCY_KEY_HEADER]: {
+      type: "string",
+      minLength: 1,
+      maxLength: 255,
+      pattern: "^[!-~]+$",
+      description:
+        "Optional, 1-255 visible ASCII characters, unique per upload. Sent again by the same client with the same " +
+        "file and parameters within 24 hours, the request creates nothing new: the answer is the original receipt " +
+        "(same fileId and uploadedAt, status RECEIVED) with `Idempotent-Replayed: true`. The same key with a " +
+        "different file or parameters is 409 conflict. Keys are scoped per client.",
+    },
+  },
 } as const;

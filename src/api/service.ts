@@ -14,6 +14,7 @@ import { embeddedQueue, type JobHandler, type JobQueue } from "../queue/job-queu
 import { startPgJobs } from "../queue/pg-runtime.js";
 import { WorkerPool } from "../queue/worker-pool.js";
 import { openStorage } from "../store/open.js";
+import { isTransient } from "../store/transient-errors.js";
 import type { Store } from "../store/types.js";
 import { PROCESSING_THREAD_URL, type ProcessingPool, processingLimits } from "../workflows/processing-tasks.js";
 import { createJobRunner } from "../workflows/runner.js";
@@ -60,6 +61,8 @@ export interface RunningService {
 }
 
 export const DEFAULT_RESULT_WAIT_MS = 120_000;
+/** Embedded mode: a job cut by a storage outage (disk full, SQLite busy) runs again after this. */
+const TRANSIENT_RETRY_MS = 3000;
 
 export async function startService(config: ServiceConfig): Promise<RunningService> {
   const log = pino({
@@ -135,6 +138,11 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         // Split parents queue their children; the queue exists by the time any job runs.
         handler: makeRunner(completion, (fileId) => queue.enqueue(fileId)),
         onError: (fileId, err) => log.error({ fileId, err }, "job failed unexpectedly; it resumes on the next start"),
+        retryDelayMs: (err) => {
+          if (!isTransient(err)) return undefined;
+          log.warn({ err }, "storage unavailable during a job; it runs again shortly");
+          return TRANSIENT_RETRY_MS;
+        },
       });
 
   let draining = false;

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DocsiftError } from "../domain/errors.js";
-import type { ClientRecord, Store } from "../store/types.js";
+import type { ClientRecord, NewClient, Store, Tenant } from "../store/types.js";
 import { isScope, SCOPES, type Scope } from "./scopes.js";
 import { generateClientId, generateSecret, hashSecret, verifySecret } from "./secrets.js";
 import type { Principal } from "./tokens.js";
@@ -37,31 +37,41 @@ export function parseScopes(values: readonly string[] | undefined): Scope[] {
   return [...new Set(scopes)].filter(isScope);
 }
 
-export async function createClient(store: Store, options: CreateClientOptions): Promise<CreatedClient> {
+/** The client to store, its new tenant (unless it joins one) and what to tell its creator once. */
+async function prepareClient(
+  store: Store,
+  options: CreateClientOptions,
+): Promise<{ client: NewClient; newTenant: Tenant | undefined; created: CreatedClient }> {
   const scopes = parseScopes(options.scopes);
   let tenantId = options.tenantId;
+  let newTenant: Tenant | undefined;
   if (tenantId !== undefined) {
     if (!(await store.tenants.get(tenantId))) throw new DocsiftError("not_found", `No tenant "${tenantId}".`);
   } else {
-    tenantId = randomUUID();
-    await store.tenants.create({ id: tenantId, name: options.name, createdAt: new Date().toISOString() });
+    newTenant = { id: randomUUID(), name: options.name, createdAt: new Date().toISOString() };
+    tenantId = newTenant.id;
   }
   const clientId = options.clientId ?? generateClientId();
   const clientSecret = options.clientSecret ?? generateSecret();
-  await store.clients.create({
-    id: clientId,
-    name: options.name,
-    tenantId,
-    secretHash: await hashSecret(clientSecret),
-    scopes,
-  });
-  return { clientId, clientSecret, name: options.name, tenantId, scopes };
+  const client = { id: clientId, name: options.name, tenantId, secretHash: await hashSecret(clientSecret), scopes };
+  return { client, newTenant, created: { clientId, clientSecret, name: options.name, tenantId, scopes } };
+}
+
+export async function createClient(store: Store, options: CreateClientOptions): Promise<CreatedClient> {
+  const { client, newTenant, created } = await prepareClient(store, options);
+  // Client and new tenant in one transaction: a taken id leaves no tenant behind.
+  if (!(await store.clients.createIfAbsent(client, newTenant))) {
+    throw new DocsiftError("conflict", `A client "${client.id}" already exists.`);
+  }
+  return created;
 }
 
 /**
- * First start: with DOCSIFT_BOOTSTRAP_CLIENT=id:secret that client exists with that secret (the env sets the secret
- * at every start); otherwise, when no client exists at all, one is created. Returns the client only when it was just created
- * with a generated secret, so the caller prints it exactly once.
+ * Every start: with DOCSIFT_BOOTSTRAP_CLIENT=id:secret that client exists with that secret (the env sets the secret
+ * at every start); otherwise, when no client exists at all, one is created. Returns the client only when it was just
+ * created with a generated secret, so the caller prints it exactly once. Safe when several processes start at once on
+ * an empty database: they converge on the one named client, or exactly one of them creates (and prints) the generated
+ * one; the others see it taken and go on.
  */
 export async function ensureBootstrapClient(
   store: Store,
@@ -77,16 +87,27 @@ export async function ensureBootstrapClient(
         "DOCSIFT_BOOTSTRAP_CLIENT must be id:secret with a secret of 8+ characters.",
       );
     }
-    const existing = await store.clients.get(id);
-    if (!existing) await createClient(store, { name: id, clientId: id, clientSecret: secret });
-    // A revoked bootstrap client stays revoked: revocation is an operator's decision the env must not undo.
-    else if (!existing.revokedAt && !(await verifySecret(secret, existing.secretHash))) {
-      await store.clients.setSecretHash(id, await hashSecret(secret));
-    }
+    await ensureNamedClient(store, id, secret);
     return undefined;
   }
   if ((await store.clients.count()) > 0) return undefined;
-  return createClient(store, { name: "bootstrap" });
+  const { client, newTenant, created } = await prepareClient(store, { name: "bootstrap" });
+  return (await store.clients.createBootstrap(client, newTenant)) ? created : undefined;
+}
+
+async function ensureNamedClient(store: Store, id: string, secret: string): Promise<void> {
+  const existing = await store.clients.get(id);
+  if (!existing) {
+    const { client, newTenant } = await prepareClient(store, { name: id, clientId: id, clientSecret: secret });
+    if (await store.clients.createIfAbsent(client, newTenant)) return;
+  }
+  // Taken meanwhile by another process starting at once: its row is the one to check (with the same secret, it matches).
+  const current = existing ?? (await store.clients.get(id));
+  if (!current) throw new Error(`the bootstrap client ${id} was neither created nor found`);
+  // A revoked bootstrap client stays revoked: revocation is an operator's decision the env must not undo.
+  if (!current.revokedAt && !(await verifySecret(secret, current.secretHash))) {
+    await store.clients.setSecretHash(id, await hashSecret(secret));
+  }
 }
 
 const INVALID_CLIENT = "Unknown client or wrong secret.";

@@ -2,6 +2,7 @@
  * DocsiftClient: a typed client for every endpoint of the docsift HTTP API. No dependency beyond Node 20's fetch,
  * FormData and Blob. Tokens are fetched lazily and renewed before they expire; transient failures are retried.
  */
+import { randomUUID } from "node:crypto";
 import { DocsiftApiError, DocsiftWaitTimeoutError } from "./errors.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from "./retry.js";
 import { TokenSource } from "./token.js";
@@ -49,6 +50,11 @@ export interface DocsiftClientOptions {
   userAgent?: string;
 }
 
+/** One key per upload call, chosen before the first attempt: the transport's retries send the same headers. */
+const idempotencyHeader = (options: UploadOptions): Record<string, string> => ({
+  "idempotency-key": options.idempotencyKey ?? randomUUID(),
+});
+
 const isFinal = (r: ResultResponse): r is FinalResult => r.status === "FINALISED" || r.status === "FAILED";
 
 /** Server-side wait per result request inside `waitForResult`: long enough to be cheap, short enough to re-check. */
@@ -94,12 +100,16 @@ export class DocsiftClient {
     return this.#tokens.get();
   }
 
-  /** Uploads a document (a path, bytes, a Blob or a stream) as multipart; resolves with the receipt. */
+  /**
+   * Uploads a document (a path, bytes, a Blob or a stream) as multipart; resolves with the receipt. Retries carry
+   * the call's Idempotency-Key, so however many attempts it takes, the service stores the file once.
+   */
   async upload(file: UploadSource, options: UploadOptions): Promise<UploadReceipt> {
     const prepared = await prepareFile(file, options.fileName);
     return this.#http.json<UploadReceipt>({
       method: "POST",
       path: "/fileupload/",
+      headers: idempotencyHeader(options),
       body: multipartBody(prepared, options),
       auth: true,
       signal: options.signal,
@@ -112,7 +122,7 @@ export class DocsiftClient {
     return this.#http.json<UploadReceipt>({
       method: "POST",
       path: "/fileupload/json",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...idempotencyHeader(options) },
       body: jsonUploadBody(base64, options),
       auth: true,
       signal: options.signal,
@@ -214,6 +224,17 @@ export class DocsiftClient {
     return this.#http.json<ValidationTask>({
       method: "GET",
       path: `/validate/tasks/${encodeURIComponent(taskId)}`,
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  /** Moves a draft task (createTask.submit=false) into the review queue; a task that is not a draft is `conflict`. */
+  submitTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<ValidationTask> {
+    return this.#http.json<ValidationTask>({
+      method: "POST",
+      path: `/validate/tasks/${encodeURIComponent(taskId)}/submit`,
       auth: true,
       signal: options.signal,
       attemptTimeoutMs: this.#requestTimeoutMs,

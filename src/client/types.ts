@@ -28,6 +28,12 @@ export interface UploadOptions {
   childWorkflowOptions?: Record<string, unknown> | string;
   /** Name the service records; default: the path's base name, a stream's path, or "document". */
   fileName?: string;
+  /**
+   * Sent as the Idempotency-Key header (1-255 visible ASCII characters); default: a fresh random key per call. Every
+   * retry of the call sends the same key, so a retry after a lost answer never creates a second file. Pass your own
+   * to make a repeated call (e.g. after a crash) find the first upload; the service remembers keys for 24 hours.
+   */
+  idempotencyKey?: string;
   signal?: AbortSignal;
 }
 

@@ -26,6 +26,11 @@ export interface EmbeddedQueueOptions {
   handler: JobHandler;
   /** Called when a handler throws (a bug or a store failure): the job is retried on the next start. */
   onError: (fileId: string, err: unknown) => void;
+  /**
+   * For an error worth retrying soon (storage busy or briefly unreachable): the delay, ms, after which the job runs
+   * again in this process instead of waiting for the next start. Undefined: onError's rule applies.
+   */
+  retryDelayMs?: (err: unknown) => number | undefined;
 }
 
 export function embeddedQueue(options: EmbeddedQueueOptions): JobQueue {
@@ -43,7 +48,9 @@ export function embeddedQueue(options: EmbeddedQueueOptions): JobQueue {
         .then(
           (outcome) => outcome === "retry",
           (err: unknown) => {
-            options.onError(fileId, err);
+            const delay = options.retryDelayMs?.(err);
+            if (delay === undefined) options.onError(fileId, err);
+            else later(fileId, delay);
             return false;
           },
         )
@@ -54,6 +61,20 @@ export function embeddedQueue(options: EmbeddedQueueOptions): JobQueue {
         });
       running.set(fileId, job);
     }
+  };
+
+  const delayed = new Map<string, NodeJS.Timeout>();
+  const later = (fileId: string, delay: number): void => {
+    if (draining || delayed.has(fileId)) return;
+    const timer = setTimeout(() => {
+      delayed.delete(fileId);
+      if (draining) return;
+      push(fileId);
+      pump();
+    }, delay);
+    // A job waiting to be retried must not keep the process alive; it is in the store for the next start.
+    timer.unref();
+    delayed.set(fileId, timer);
   };
 
   const push = (fileId: string): void => {
@@ -68,10 +89,12 @@ export function embeddedQueue(options: EmbeddedQueueOptions): JobQueue {
       push(fileId);
       pump();
     },
-    depth: () => waiting.length + running.size,
-    backlog: async () => waiting.length + running.size,
+    depth: () => waiting.length + running.size + delayed.size,
+    backlog: async () => waiting.length + running.size + delayed.size,
     async drain() {
       draining = true;
+      for (const timer of delayed.values()) clearTimeout(timer);
+      delayed.clear();
       while (running.size > 0) await Promise.allSettled([...running.values()]);
     },
   };

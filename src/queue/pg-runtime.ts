@@ -6,6 +6,7 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { PgDatabase } from "../store/postgres/schema.js";
+import { transientKind } from "../store/transient-errors.js";
 import type { Store } from "../store/types.js";
 import type { CompletionSignal } from "./completion.js";
 import type { JobHandler } from "./job-queue.js";
@@ -43,11 +44,7 @@ export interface PgJobs {
  * any other unhandled rejection still ends the process as before.
  */
 function isConnectionFailure(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as Error & { code?: unknown }).code;
-  // SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, restart).
-  if (typeof code === "string" && (code.startsWith("08") || code.startsWith("57P"))) return true;
-  return /Connection terminated|ECONNREFUSED|ECONNRESET|connection is closed/i.test(err.message);
+  return transientKind(err) === "database_unreachable";
 }
 
 function surviveDatabaseOutages(log: Logger): () => void {

@@ -102,6 +102,12 @@ export function transientKind(err: unknown): TransientKind | undefined {
   return search(err, 0);
 }
 
+/** Whether retrying the same work later may succeed: a transient storage failure, or one already mapped to 503. */
+export function isTransient(err: unknown): boolean {
+  if (err instanceof DocsiftError) return err.code === "unavailable";
+  return transientKind(err) !== undefined;
+}
+
 /**
  * `unavailable` (503 + Retry-After) for a transient storage failure, keeping the original as the cause; `context`
  * opens the message (e.g. "The upload was not stored."). Undefined for anything else, DocsiftErrors included.

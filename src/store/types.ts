@@ -67,7 +67,24 @@ export interface FileWithResults {
   results: Results | undefined;
 }
 
-export type NewFile = Omit<FileRecord, "status" | "error" | "startedAt" | "finishedAt" | "attempts">;
+export type NewFile = Omit<FileRecord, "status" | "error" | "startedAt" | "finishedAt" | "attempts"> & {
+  /** Set on uploads sent with an Idempotency-Key. */
+  idempotency?: UploadKey;
+};
+
+/** An upload's Idempotency-Key (unique per client) and the fingerprint of what was sent with it. */
+export interface UploadKey {
+  key: string;
+  /** sha256 of the bytes and the normalised upload parameters (workflows/upload-fingerprint.ts). */
+  contentHash: string;
+}
+
+/** The upload a client's Idempotency-Key names: enough to replay its receipt or refuse different content. */
+export interface KeyedUpload {
+  fileId: string;
+  uploadedAt: string;
+  contentHash: string;
+}
 
 export interface TenantRepository {
   create(tenant: Tenant): Promise<void>;
@@ -76,6 +93,16 @@ export interface TenantRepository {
 
 export interface ClientRepository {
   create(client: NewClient): Promise<ClientRecord>;
+  /**
+   * Creates the client, and `newTenant` first when given, in one transaction, unless a client with that id exists:
+   * undefined then, with nothing written. Of two processes creating the same id at once, one gets the record.
+   */
+  createIfAbsent(client: NewClient, newTenant?: Tenant): Promise<ClientRecord | undefined>;
+  /**
+   * The first start's generated client (with its new tenant, when given): written only by the caller that claims the database's
+   * one bootstrap marker, in the same transaction; false (nothing written) when another start claimed it first.
+   */
+  createBootstrap(client: NewClient, newTenant?: Tenant): Promise<boolean>;
   get(id: string): Promise<ClientRecord | undefined>;
   list(): Promise<ClientRecord[]>;
   count(): Promise<number>;
@@ -85,8 +112,15 @@ export interface ClientRepository {
 }
 
 export interface FileRepository {
-  /** Durable once the promise resolves. */
-  insert(file: NewFile): Promise<void>;
+  /**
+   * Durable once the promise resolves. False, with nothing written, when the file has an idempotency key that
+   * another upload of the same client already holds (the unique index decides between concurrent uploads).
+   */
+  insert(file: NewFile): Promise<boolean>;
+  /** The upload that holds this client's key, if any. */
+  findByIdempotencyKey(clientId: string, key: string): Promise<KeyedUpload | undefined>;
+  /** Frees the file's idempotency key (expired, or its upload was withdrawn) so a new upload may take it. */
+  releaseIdempotencyKey(fileId: string): Promise<void>;
   /** Tenant-scoped read: another tenant's id is indistinguishable from an unknown one. */
   get(tenantId: string, id: string): Promise<FileRecord | undefined>;
   /** Unscoped read for the job runner, which acts on behalf of whichever tenant owns the file. */
@@ -159,6 +193,8 @@ export interface TaskRepository {
     tenantId: string,
     query: { status: TaskStatus | null; after: TaskCursor | null; limit: number },
   ): Promise<TaskRecord[]>;
+  /** draft -> open (into the review queue); undefined when no draft task of the tenant has that id. */
+  submit(tenantId: string, id: string): Promise<TaskRecord | undefined>;
   /**
    * Unresolved -> resolved and the file FINALISED with `results`, in one transaction. The update is conditional on
    * the task being unresolved, so of two concurrent resolutions exactly one succeeds; the other gets undefined.

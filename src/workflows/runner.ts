@@ -8,12 +8,15 @@
  *   would hit them again, so it is not retried.
  * - A crashed thread (or an unexpected error): retried until MAX_ATTEMPTS attempts have started, then FAILED `internal`.
  *   Attempts are counted in the store when a job starts, so a process killed mid-job also uses one up.
+ * - A transient storage failure (disk full, SQLite busy, PostgreSQL restarting) is thrown on to the queue, which runs
+ *   the job again later: the document is not at fault, so it must neither fail nor spend its attempts.
  */
 import { availableParallelism } from "node:os";
 import { DocsiftError, type ErrorBody, type ErrorCode } from "../domain/errors.js";
 import type { Results } from "../domain/result.js";
 import type { CompletionSignal } from "../queue/completion.js";
 import type { JobOutcome } from "../queue/job-queue.js";
+import { isTransient } from "../store/transient-errors.js";
 import type { BlobStore, FileRecord, Store } from "../store/types.js";
 import type { ProcessingPool } from "./processing-tasks.js";
 import { storeChildren } from "./split-children.js";
@@ -69,6 +72,7 @@ export function createJobRunner(deps: RunnerDeps): (fileId: string) => Promise<J
       completion.notify(file.id);
       return "done";
     } catch (err) {
+      if (isTransient(err)) throw err;
       if (err instanceof DocsiftError && err.code !== "shutting_down") return fail(file, err.toJSON());
       observer.retried(file, attempt, err);
       if (attempt >= MAX_ATTEMPTS) {

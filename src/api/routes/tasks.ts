@@ -1,7 +1,7 @@
 /**
  * The review queue of the validate workflow (beta), scope `validate:annotation`, tenant-scoped:
- * GET /validate/tasks (status filter, highest priority first, cursor pages), GET /validate/tasks/:id and
- * POST /validate/tasks/:id/resolve. Resolving finalises the file in the same transaction and wakes anyone blocked
+ * GET /validate/tasks (status filter, highest priority first, cursor pages), GET /validate/tasks/:id,
+ * POST /validate/tasks/:id/submit (a draft joins the review queue) and POST /validate/tasks/:id/resolve. Resolving finalises the file in the same transaction and wakes anyone blocked
  * on its result; of two reviewers resolving one task, the second gets 409.
  */
 import type { FastifyInstance } from "fastify";
@@ -175,6 +175,36 @@ export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Pro
       },
     },
     async (request) => taskView(await find(principalOf(request).tenantId, request.params.taskId)),
+  );
+
+  app.post<{ Params: { taskId: string } }>(
+    "/validate/tasks/:taskId/submit",
+    {
+      config: { auth: "validate:annotation" },
+      schema: {
+        tags: ["validate"],
+        summary: "Submit a draft validation task to the review queue (beta)",
+        description:
+          "A task created with createTask.submit=false is a `draft`, outside the review queue. Submitting makes it " +
+          "`open`: it joins the queue (and the console) at its priority, keeping its creation time. A task that is " +
+          "not a draft (already open or resolved) is 409 conflict. No body.",
+        security,
+        params: taskIdParams,
+        response: { 200: taskSchema, ...errorResponses(401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => {
+      const who = principalOf(request);
+      const task = await find(who.tenantId, request.params.taskId);
+      if (task.status !== "draft") {
+        throw new DocsiftError("conflict", `This task is ${task.status}, not a draft: only drafts are submitted.`);
+      }
+      // The conditional update matched nothing: it was submitted or resolved between our read and our write.
+      const submitted = await store.tasks.submit(who.tenantId, task.id);
+      if (!submitted)
+        throw new DocsiftError("conflict", "This task is no longer a draft (submitted or resolved meanwhile).");
+      return taskView(submitted);
+    },
   );
 
   app.post<{ Params: { taskId: string }; Body: unknown }>(

@@ -5,14 +5,14 @@
 
 import type { Readable } from "node:stream";
 import multipart from "@fastify/multipart";
-import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import type { Principal } from "../../auth/tokens.js";
 import { DocsiftError } from "../../domain/errors.js";
 import { LIMITS } from "../../ingest/limits.js";
 import { type ReceiveDeps, receiveUpload, type UploadRequest } from "../../workflows/receive.js";
 import { principalOf } from "../auth-hook.js";
 import type { QueueAdmission } from "../queue-bound.js";
-import { errorResponses, receiptSchema } from "../schemas.js";
+import { errorResponses, receiptSchema, uploadHeadersSchema } from "../schemas.js";
 import { cleanFileName, parseUploadParams, type RawParams } from "../upload-params.js";
 
 const FILE_FIELD = "fileToUpload";
@@ -26,7 +26,13 @@ const PARAMETERS_DOC =
   "`prediction`) for extraction; `split` (with `childWorkflowId=prediction`, optional `childWorkflowOptions`) cuts the file into sub-documents, each its own file; `validate` (with `workflowOptions` conditions) sends breaches to a review task (see /validate/tasks). `workflowOptions`: JSON object text. " +
   "File: PDF, PNG or JPG (judged by content), up to 20 MiB and 16 pages. Scope: `fileupload:all`.";
 
-const uploadErrors = errorResponses(400, 401, 403, 413, 415, 422, 429, 503);
+const uploadErrors = errorResponses(400, 401, 403, 409, 413, 415, 422, 429, 503);
+
+/** The Idempotency-Key header, its form already checked by the route schema (uploadHeadersSchema). */
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const value = request.headers["idempotency-key"];
+  return typeof value === "string" ? value : null;
+}
 
 /**
  * The file part, up to the limit. Past it, reading stops at once: the request is unpiped and paused (a 2 GB upload
@@ -130,9 +136,19 @@ export interface UploadRouteDeps extends ReceiveDeps {
 export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
   const { admission } = deps;
   /** Stores and queues the upload; from then on it counts in the queue's backlog, not as admitted. */
-  const receive = async (request: FastifyRequest, who: Principal, upload: UploadRequest) => {
+  const receive = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: Principal,
+    upload: Omit<UploadRequest, "idempotencyKey">,
+  ) => {
     try {
-      return await receiveUpload(deps, who, upload);
+      const { receipt, replayed } = await receiveUpload(deps, who, {
+        ...upload,
+        idempotencyKey: idempotencyKeyOf(request),
+      });
+      if (replayed) reply.header("idempotent-replayed", "true");
+      return receipt;
     } finally {
       admission.settle(request);
     }
@@ -160,11 +176,12 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
       summary: "Upload a document (multipart/form-data)",
       description: `Multipart form with the file as \`fileToUpload\`. ${PARAMETERS_DOC}`,
       consumes: ["multipart/form-data"],
+      headers: uploadHeadersSchema,
       security: [{ oauth2: ["fileupload:all"] }],
       response: { 200: receiptSchema, ...uploadErrors },
     },
   };
-  const handleMultipart = async (request: FastifyRequest) => {
+  const handleMultipart = async (request: FastifyRequest, reply: FastifyReply) => {
     const who = principalOf(request);
     if (!request.isMultipart()) {
       throw new DocsiftError("unsupported_type", "Send multipart/form-data (or JSON to /fileupload/json).");
@@ -172,7 +189,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
     const { params, bytes, fileName } = await readMultipart(request);
     const parsed = parseUploadParams(params);
     if (!bytes) throw new DocsiftError("bad_request", `The form has no file: send it as ${FILE_FIELD}.`);
-    return receive(request, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
+    return receive(request, reply, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
   };
   app.post("/fileupload/", multipartRoute, handleMultipart);
   app.post("/fileupload", { ...multipartRoute, schema: { ...multipartRoute.schema, hide: true } }, handleMultipart);
@@ -188,6 +205,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
         summary: "Upload a document as base64 in JSON",
         description: `JSON body: \`fileToUpload\` (base64 or a data: URL), optional \`fileName\`, and the same parameters as JSON values (lists as arrays or strings, \`workflowOptions\` as an object or its JSON text). ${PARAMETERS_DOC}`,
         security: [{ oauth2: ["fileupload:all"] }],
+        headers: uploadHeadersSchema,
         body: {
           type: "object",
           properties: {
@@ -208,7 +226,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
         response: { 200: receiptSchema, ...uploadErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const who = principalOf(request);
       const body = request.body;
       const parsed = parseUploadParams(jsonToRaw(body));
@@ -220,7 +238,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
         );
       }
       const fileName = typeof body.fileName === "string" ? body.fileName : undefined;
-      return receive(request, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
+      return receive(request, reply, who, { ...parsed, bytes, fileName: cleanFileName(fileName) });
     },
   );
 }

@@ -37,7 +37,7 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
 
   return {
     async insert(file) {
-      await db
+      const inserted = await db
         .insertInto("files")
         .values({
           id: file.id,
@@ -58,8 +58,30 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
           uploaded_at: file.uploadedAt,
           started_at: null,
           finished_at: null,
+          idempotency_key: file.idempotency?.key ?? null,
+          content_hash: file.idempotency?.contentHash ?? null,
         })
-        .execute();
+        // Only the key's partial unique index is a target: any other conflict (a duplicate id) still throws.
+        .onConflict((oc) =>
+          oc.columns(["client_id", "idempotency_key"]).where("idempotency_key", "is not", null).doNothing(),
+        )
+        .returning("id")
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+    async findByIdempotencyKey(clientId, key) {
+      const row = await db
+        .selectFrom("files")
+        .select(["id", "uploaded_at", "content_hash"])
+        .where("client_id", "=", clientId)
+        .where("idempotency_key", "=", key)
+        .executeTakeFirst();
+      return (
+        row && { fileId: row.id, uploadedAt: codec.timestamp(row.uploaded_at), contentHash: row.content_hash ?? "" }
+      );
+    },
+    async releaseIdempotencyKey(fileId) {
+      await db.updateTable("files").set({ idempotency_key: null }).where("id", "=", fileId).execute();
     },
     async get(tenantId, id) {
       const row = await db

@@ -50,6 +50,10 @@ export interface FilesTable {
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
   attempts: Generated<number>;
+  /** The client's Idempotency-Key; unique per client where set (migration 0003). */
+  idempotency_key: string | null;
+  /** sha256 hex of the bytes and normalised parameters sent with the key. */
+  content_hash: string | null;
 }
 
 export interface ResultsTable {
@@ -76,10 +80,18 @@ export interface TasksTable {
   corrections: NullableJson;
 }
 
+/** One row per claim: `client` once the first start has created its generated client (migration 0004). */
+export interface BootstrapTable {
+  name: string;
+  client_id: string;
+  created_at: Timestamp;
+}
+
 export interface StoreDatabase {
   tenants: TenantsTable;
   clients: ClientsTable;
   files: FilesTable;
   results: ResultsTable;
   tasks: TasksTable;
+  bootstrap: BootstrapTable;
 }

@@ -89,6 +89,18 @@ export function taskRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
       const rows = await query.orderBy("priority", "desc").orderBy("created_at").orderBy("id").limit(limit).execute();
       return rows.map(toTask);
     },
+    async submit(tenantId, id) {
+      // Conditional on `draft`, like resolve: a task resolved or submitted meanwhile is left alone.
+      const row = await db
+        .updateTable("tasks")
+        .set({ status: "open" })
+        .where("id", "=", id)
+        .where("tenant_id", "=", tenantId)
+        .where("status", "=", "draft")
+        .returningAll()
+        .executeTakeFirst();
+      return row && toTask(row);
+    },
     async resolve(tenantId, id, resolution) {
       return db.transaction().execute(async (trx) => {
         const row = await trx

@@ -84,6 +84,27 @@ const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX tasks_queue ON tasks (tenant_id, status, priority DESC, created_at, id)`.execute(db);
     },
   },
+  "0003_upload_idempotency": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("files").addColumn("idempotency_key", "text").execute();
+      await db.schema.alterTable("files").addColumn("content_hash", "text").execute();
+      // One upload per client and key: of two concurrent requests with one key, the second insert finds the first.
+      await sql`CREATE UNIQUE INDEX files_idempotency ON files (client_id, idempotency_key) WHERE idempotency_key IS NOT NULL`.execute(
+        db,
+      );
+    },
+  },
+  "0004_bootstrap_claim": {
+    async up(db: Kysely<unknown>) {
+      // The first start's generated client is created by whichever process inserts the row named `client`.
+      await db.schema
+        .createTable("bootstrap")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("client_id", "text", (c) => c.notNull())
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

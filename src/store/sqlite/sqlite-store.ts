@@ -13,19 +13,39 @@ import { kyselyStore } from "../kysely/store.js";
 import type { Store } from "../types.js";
 import { migrationProvider } from "./migrations.js";
 
+/**
+ * Kysely's migrator takes no lock on SQLite, so two processes opening one new database at once (a server and a
+ * `docsift clients` command) would both apply the same migration. One IMMEDIATE transaction around all of it takes
+ * the write lock first (the other process waits, up to busy_timeout, then sees the migrations done) and makes the
+ * step all or nothing.
+ */
+async function migrate(sqlite: SQLite.Database, db: Kysely<StoreDatabase>): Promise<void> {
+  sqlite.exec("BEGIN IMMEDIATE");
+  try {
+    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+    if (error) throw error;
+    sqlite.exec("COMMIT");
+  } catch (err) {
+    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+    throw err;
+  }
+}
+
 export async function openSqliteStore(path: string): Promise<Store> {
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
+  // The CLI may write while the server runs: wait for the lock instead of failing at once. First, so that switching
+  // a new database to WAL waits too when another process opens it at the same moment.
+  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
-  // The CLI may write while the server runs: wait for the lock instead of failing at once.
-  sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
-  if (error) {
+  try {
+    await migrate(sqlite, db);
+  } catch (err) {
     await db.destroy();
-    throw error;
+    throw err;
   }
   return kyselyStore(db, sqliteCodec);
 }
