@@ -138,9 +138,9 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         // Split parents queue their children; the queue exists by the time any job runs.
         handler: makeRunner(completion, (fileId) => queue.enqueue(fileId)),
         onError: (fileId, err) => log.error({ fileId, err }, "job failed unexpectedly; it resumes on the next start"),
-        retryDelayMs: (err) => {
+        retryDelayMs: (fileId, err) => {
           if (!isTransient(err)) return undefined;
-          log.warn({ err }, "storage unavailable during a job; it runs again shortly");
+          log.warn({ fileId, err }, "storage unavailable during a job; it runs again shortly");
           return TRANSIENT_RETRY_MS;
         },
       });

@@ -30,7 +30,7 @@ export interface EmbeddedQueueOptions {
    * For an error worth retrying soon (storage busy or briefly unreachable): the delay, ms, after which the job runs
    * again in this process instead of waiting for the next start. Undefined: onError's rule applies.
    */
-  retryDelayMs?: (err: unknown) => number | undefined;
+  retryDelayMs?: (fileId: string, err: unknown) => number | undefined;
 }
 
 export function embeddedQueue(options: EmbeddedQueueOptions): JobQueue {
@@ -48,7 +48,7 @@ export function embeddedQueue(options: EmbeddedQueueOptions): JobQueue {
         .then(
           (outcome) => outcome === "retry",
           (err: unknown) => {
-            const delay = options.retryDelayMs?.(err);
+            const delay = options.retryDelayMs?.(fileId, err);
             if (delay === undefined) options.onError(fileId, err);
             else later(fileId, delay);
             return false;
