@@ -83,6 +83,8 @@ const PHRASES: Record<LabelRole, readonly string[]> = {
     "nett total|0.8",
     "total payable",
     "amount payable",
+    "amount to be paid|0.9",
+    "total to be paid",
     "total incl gst",
     "total inclusive gst",
     "total incl tax",

@@ -165,6 +165,15 @@ const COMPANY_SUFFIX = {
   },
 };
 
+/** A business word after at least one other word: "Acme Ltd", not "KG. BATU" (a village, "Kampung"), "Co. Reg". */
+function hasLegalFormAfterName(text: string): boolean {
+  const words = text
+    .split(/[\s,]+/)
+    .map(fold)
+    .filter((w) => w !== "");
+  return words.some((w, i) => i > 0 && BUSINESS_WORDS.has(w));
+}
+
 function rowSegments(page: PageLayout, row: number): Segment[] {
   return page.rows[row] ?? [];
 }
@@ -286,7 +295,8 @@ function isCountry(text: string): boolean {
 /** A line that ends an address block: phone, e-mail, tax id, a date, a document title... */
 function isStopLine(segs: readonly Segment[]): boolean {
   const text = rowText(segs);
-  if (/@|www\.|https?:|\.com\b/i.test(text)) return true;
+  // An e-mail address or web site; a lone "@" is OCR's reading of a digit ("5220@ Kuala Lumpur").
+  if (/\S@\S+\.\w|www\.|https?:|\.com\b/i.test(text)) return true;
   // The one-line sender address above a letter's address window ("ACME GmbH · Street 1 · 12345 City").
   if (/\s[·●•|]\s/.test(text)) return true;
   if (GENERIC.has(fold(text))) return true;
@@ -418,22 +428,113 @@ function trimNoise(words: readonly Word[]): Word[] {
   return kept.slice(start, end);
 }
 
-/** OCR's usual misreadings of the Malaysian legal form "SDN BHD" ("SON BHD", "SDN BHO"), put right. */
-function repairLegalForm(name: string): string {
-  return name.replace(
-    /\bS[O0D]N(\.?)\s+BH[DO0](\.?)(?=\s|$)/gi,
-    (_m, dot1: string, dot2: string) =>
-      `${name === name.toUpperCase() ? "SDN" : "Sdn"}${dot1} ${name === name.toUpperCase() ? "BHD" : "Bhd"}${dot2}`,
-  );
+/**
+ * Legal forms as printed at the end of a business name, in canonical spelling. OCR misreads them a letter or two at a
+ * time ("SON BHD", "SDN 3HD", "SDN BIED", "LTO", "GMBII"): a name's closing tokens close enough to a form are put
+ * right (see nearLegalForm). Longest forms first.
+ */
+const LEGAL_FORMS: readonly (readonly string[])[] = [
+  ["GMBH", "CO", "KG"],
+  ["SDN", "BHD"],
+  ["PTY", "LTD"],
+  ["PTE", "LTD"],
+  ["CO", "LTD"],
+  ["GMBH"],
+  ["LTD"],
+  ["BHD"],
+  ["LLC"],
+  ["INC"],
+  ["PLC"],
+  ["CORP"],
+  ["LIMITED"],
+  ["SARL"],
+];
+
+/** Spelling of legal forms in mixed-case names where it is not "Capitalised". */
+const MIXED_CASE: Readonly<Record<string, string>> = { GMBH: "GmbH", LLC: "LLC", PLC: "PLC", SARL: "SARL" };
+
+/** OCR's interchangeable glyphs, folded to one key before comparing with a legal form ("0"/"O", "3"/"B"...). */
+function glyphKey(text: string): string {
+  return text
+    .toUpperCase()
+    .replace(/[^A-Z0-9$]/g, "")
+    .replace(/0/g, "O")
+    .replace(/[38]/g, "B")
+    .replace(/[1|]/g, "I")
+    .replace(/[5$]/g, "S");
 }
 
-/** Cuts the name before a bracketed registration number, "(139386 X)"; "(KL)" or "(M)" stay part of the name. */
+/**
+ * Whether closing tokens read as a legal form: for a one-word form, one edit with the first letter right, and for
+ * forms of three letters or fewer only when OCR doubted the token ("LID" and "INK" are words too); for longer forms,
+ * at most two edits in all, each token within two, and a token off by two only beside an intact one ("SDN BIED").
+ */
+function nearLegalForm(tokens: readonly Word[], form: readonly string[]): boolean {
+  const distances = tokens.map((w, i) => {
+    const key = glyphKey(w.text);
+    const target = form[i] ?? "";
+    return key.length === 0 || Math.abs(key.length - target.length) > 2 ? 9 : editDistance(key, target);
+  });
+  const total = distances.reduce((a, d) => a + d, 0);
+  if (form.length === 1) {
+    const token = tokens[0];
+    const target = form[0] ?? "";
+    if (!token || total > 1 || glyphKey(token.text)[0] !== target[0]) return false;
+    return target.length > 3 || token.confidence < 0.6;
+  }
+  return total <= 2 && (distances.includes(0) || distances.every((d) => d <= 1));
+}
+
+/** Word texts of a name with its closing legal form spelt canonically (in the name's case style, dots kept). */
+function repairLegalForm(words: readonly Word[]): string[] {
+  const texts = words.map((w) => w.text);
+  const upper = texts.join(" ") === texts.join(" ").toUpperCase();
+  for (const form of LEGAL_FORMS) {
+    if (words.length <= form.length) continue;
+    const tail = words.slice(words.length - form.length);
+    if (tail.every((w, i) => glyphKey(w.text) === form[i] && /^\p{L}/u.test(w.text))) break;
+    if (!nearLegalForm(tail, form)) continue;
+    const fixed = form.map((canonical, i) => {
+      const cased = upper
+        ? canonical
+        : (MIXED_CASE[canonical] ?? canonical.charAt(0) + canonical.slice(1).toLowerCase());
+      return `${cased}${/\.$/.test(tail[i]?.text ?? "") ? "." : ""}`;
+    });
+    return [...texts.slice(0, words.length - form.length), ...fixed];
+  }
+  return texts;
+}
+
+/**
+ * Currency signs OCR puts for letters inside words of a name: "$/B" is "S/B", "D.I.¥." is "D.I.Y."; a sign before
+ * digits stays.
+ */
+function lettersForSigns(text: string): string {
+  return text.replace(/\$(?=[\p{L}/])/gu, "S").replace(/(?<=[\p{L}.])¥|¥(?=[\p{L}.])/gu, "Y");
+}
+
+/**
+ * A token that is a registration number rather than a word of the name: "862725-U", "S19S37-X)", "001451637-M";
+ * mostly digits with a letter or a hyphen, so a bare number ("80202", a postcode) is not one.
+ */
+function isRegistrationToken(text: string): boolean {
+  const digits = digitCount(text);
+  const letters = letterCount(text);
+  return digits >= 4 && (letters > 0 || text.includes("-")) && letters <= Math.max(2, digits / 2);
+}
+
+/**
+ * Cuts the name before a registration number printed after it, bracketed "(139386 X)" or not "862725-U"; "(KL)" or
+ * "(M)" stay part of the name, and so does a number that starts it ("7-Eleven", "99 Speed Mart").
+ */
 function dropTrailingRegistration(words: Word[]): Word[] {
   const end = words.findIndex((w, i) => {
-    if (i === 0 || !/^\(/.test(w.text)) return false;
-    const close = words.findIndex((x, j) => j >= i && /\)/.test(x.text));
+    if (i === 0) return false;
+    if (isRegistrationToken(w.text)) return true;
+    if (!/^[([{]/.test(w.text)) return false;
+    const close = words.findIndex((x, j) => j >= i && /[)\]}]/.test(x.text));
     const group = words.slice(i, close < 0 ? words.length : close + 1).map((x) => x.text);
-    return /\d{4,}/.test(group.join(""));
+    return digitCount(group.join("")) >= 4;
   });
   return end > 0 ? words.slice(0, end) : words;
 }
@@ -452,7 +553,7 @@ function looksLikeAddress(text: string): boolean {
  */
 function isCompanyLine(text: string): boolean {
   return (
-    COMPANY_SUFFIX.test(text) &&
+    hasLegalFormAfterName(text) &&
     (/\(\s*[A-Z]{0,3}\d{4,}/i.test(text) || (digitCount(text) === 0 && !/,\s*$/.test(text)))
   );
 }
@@ -476,8 +577,12 @@ export function merchant(layout: Layout): PartyDecision {
   let best: { row: number; score: number } | null = null;
   for (let r = 0; r < limit; r++) {
     const segs = rowSegments(page, r);
-    const words = rowWords(r);
+    // Scored as the name it would give: a registration number after it is cut and costs nothing. Whether the line
+    // reads as an address is judged on all of it (a postcode is no registration number).
+    const all = rowWords(r);
+    const words = dropTrailingRegistration(all);
     const text = textOf(words);
+    const fullText = textOf(all);
     if (isGeneric(text) || isStopLine(segs) || isRegistrationLine(text) || REGISTRATION.test(text)) continue;
     const height = Math.max(...segs.map((s) => s.height)) / (page.medianHeight || 1);
     const score =
@@ -486,7 +591,7 @@ export function merchant(layout: Layout): PartyDecision {
       0.2 * r -
       (/^\d/.test(text) ? 0.6 : 0) -
       (CHATTER.test(text) ? 1.2 : 0) -
-      (looksLikeAddress(text) ? 0.8 : 0);
+      (looksLikeAddress(fullText) ? 0.8 : 0);
     if (!best || score > best.score) best = { row: r, score };
   }
   if (!best) return none;
@@ -509,7 +614,7 @@ export function merchant(layout: Layout): PartyDecision {
   }
   // A registration number printed after the name, "(139386 X)", is not part of it.
   const nameWords = dropTrailingRegistration(nameRows.flatMap((r) => rowWords(r)));
-  const name = scoredOf(repairLegalForm(textOf(nameWords)), best.score, nameWords);
+  const name = scoredOf(lettersForSigns(collapseSpaces(repairLegalForm(nameWords).join(" "))), best.score, nameWords);
 
   const addressLines: string[] = [];
   const addressWords: Word[] = [];
@@ -518,6 +623,8 @@ export function merchant(layout: Layout): PartyDecision {
     const segs = rowSegments(page, r);
     const words = rowWords(r);
     const text = textOf(words);
+    // Specks and rule lines read as "|", ".", "-" between the lines of an address neither end nor join it.
+    if (letterCount(text) + digitCount(text) === 0) continue;
     const skip =
       isStopLine(segs) ||
       isRegistrationLine(text) ||

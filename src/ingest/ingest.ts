@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Document, Page, WordSource } from "../document/model.js";
 import { createLimiter, mapConcurrent } from "./concurrency.js";
-import { imageForOcr, inspectImage } from "./image.js";
+import { imageForOcr, inspectImage, placeWords } from "./image.js";
 import { checkPageCount, checkSize } from "./limits.js";
 import type { OcrEngine } from "./ocr/engine.js";
 import { defaultOcrEngine } from "./ocr/factory.js";
@@ -85,7 +85,8 @@ export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Pr
     const size = await inspectImage(bytes, type);
     contents = [
       await timed(1, async () => {
-        const words = (await ocr(await imageForOcr(bytes, size))).words;
+        const { image, region } = await imageForOcr(bytes, size);
+        const words = placeWords((await ocr(image)).words, region, size);
         return { pageNum: 1, ...size, source: "ocr", words };
       }),
     ];

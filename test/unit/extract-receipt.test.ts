@@ -171,6 +171,68 @@ describe("extract on receipts with a legal name and registration numbers", () =>
   });
 });
 
+describe("extract on OCR-damaged receipt headers", () => {
+  const header = (name: string, extra: Array<Array<[string, number]>> = []) =>
+    receipt([
+      [[name, 40]],
+      ...extra,
+      [
+        ["TOTAL", 20],
+        ["12.40", 300],
+      ],
+    ]);
+
+  it("puts misread legal forms right, in the name's case", () => {
+    assert.equal(
+      fieldValue(header("SUPER SEVEN CASH & CARRY SDN 3HD"), "receipt.merchantName"),
+      "SUPER SEVEN CASH & CARRY SDN BHD",
+    );
+    assert.equal(fieldValue(header("AMANO MALAYSIA SON BHD"), "receipt.merchantName"), "AMANO MALAYSIA SDN BHD");
+    assert.equal(fieldValue(header("BEMED (SP) SON. BUD."), "receipt.merchantName"), "BEMED (SP) SDN. BHD.");
+    assert.equal(fieldValue(header("Harbour Trading Pty LTO"), "receipt.merchantName"), "Harbour Trading Pty Ltd");
+    assert.equal(fieldValue(header("Bäckerei Huber GnbH"), "receipt.merchantName"), "Bäckerei Huber GmbH");
+  });
+
+  it("leaves names that only end in a word like a legal form alone", () => {
+    assert.equal(fieldValue(header("BLUE LID"), "receipt.merchantName"), "BLUE LID");
+    assert.equal(fieldValue(header("KEDAI RUNCIT ZBH"), "receipt.merchantName"), "KEDAI RUNCIT ZBH");
+  });
+
+  it("reads currency signs inside a name as the letters OCR took them for", () => {
+    assert.equal(fieldValue(header("99 SPEED MART $/B"), "receipt.merchantName"), "99 SPEED MART S/B");
+    assert.equal(fieldValue(header("MR. D.I.¥. (M) SDN BHD"), "receipt.merchantName"), "MR. D.I.Y. (M) SDN BHD");
+  });
+
+  it("cuts an unbracketed registration number after the name and still prefers the legal name", () => {
+    const doc = receipt([
+      [["MOONLIGHT CAKE HOUSE SDN BHD 862725-U", 40]],
+      [["No.1, Jalan Permas 10/5,", 40]],
+      [["81750 Johor Bahru", 40]],
+      [
+        ["TOTAL", 20],
+        ["12.40", 300],
+      ],
+    ]);
+    assert.equal(fieldValue(doc, "receipt.merchantName"), "MOONLIGHT CAKE HOUSE SDN BHD");
+  });
+
+  it("reads an address across specks and a village line that starts with a legal-form word", () => {
+    const doc = receipt([
+      [["SIN THYE & COMPANY", 40]],
+      [["NO.54, BATU 5,JALAN IPOH,", 40]],
+      [["|", 60]],
+      [["KG. BATU", 40]],
+      [["5220@ KUALA LUMPUR", 40]],
+      [["TEL: 03-6258 0869", 40]],
+      [
+        ["TOTAL", 20],
+        ["12.40", 300],
+      ],
+    ]);
+    assert.equal(fieldValue(doc, "receipt.merchantAddress"), "NO.54, BATU 5,JALAN IPOH, KG. BATU, 5220@ KUALA LUMPUR");
+  });
+});
+
 describe("extract output", () => {
   it("has exactly the catalogue's fields, in order, for every product", () => {
     for (const product of PRODUCTS) {
