@@ -105,6 +105,27 @@ describe("content region of a scanned page", () => {
     });
   });
 
+  it("finds the region in the upright image of a photo with an EXIF rotation", async () => {
+    const stripes = Buffer.alloc(800 * 400, 235);
+    for (let x = 0; x < 800; x++) if (x % 40 < 20) for (let y = 0; y < 400; y++) stripes[y * 800 + x] = 40;
+    const block = await sharp(stripes, { raw: { width: 800, height: 400, channels: 1 } })
+      .png()
+      .toBuffer();
+    // Stored 2800 x 2000 with orientation 6: displayed 2000 x 2800, the block at x 1400..1800, y 1000..1800.
+    const jpeg = await sharp({ create: { width: 2800, height: 2000, channels: 3, background: "#ebebeb" } })
+      .composite([{ input: block, left: 1000, top: 200 }])
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    const bytes = new Uint8Array(jpeg);
+    const size = await inspectImage(bytes, "jpeg");
+    assert.deepEqual(size, { width: 2000, height: 2800 });
+    const { region } = await imageForOcr(bytes, size);
+    assert.ok(region, "cropped");
+    assert.ok(region.left <= 1400 && region.left + region.width >= 1800, JSON.stringify(region));
+    assert.ok(region.top <= 1000 && region.top + region.height >= 1800, JSON.stringify(region));
+  });
+
   it("maps boxes read on the region back to ratios of the whole image", () => {
     const words = [{ text: "TOTAL", box: { x0: 0, y0: 0.5, x1: 0.5, y1: 1 } }];
     const placed = placeWords(words, { left: 100, top: 200, width: 200, height: 100 }, { width: 400, height: 400 });

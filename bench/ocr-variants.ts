@@ -1,0 +1,353 @@
+/**
+ * OCR variant benchmark: which image preprocessing and tesseract arguments read labelled receipts best.
+ *   npm exec tsx bench/ocr-variants.ts -- LABELS.jsonl [--variants a,b,...] [--limit N] [--jobs N] [--cache DIR]
+ *     [--list]
+ *
+ * For each variant, every image of the corpus is preprocessed and OCR'd once with the tesseract CLI; the TSV and the
+ * CPU time it took are cached under `--cache` (default bench/out/ocr-cache)/<variant>/<file>.tsv, so re-runs and
+ * extraction changes cost no OCR. Then, per variant, it reports:
+ *   - "present": the share of labelled text values (names, addresses) and amounts whose value appears in the OCR text
+ *     after folding (bench/score.ts rules): the ceiling OCR leaves to extraction;
+ *   - the extraction F1 of the real engine (extract()) on Documents built from the cached TSV, per field;
+ *   - tesseract CPU ms/page (user + sys, from /usr/bin/time) and preprocessing ms/page.
+ * Delete a variant's cache folder after changing its definition. At most `--jobs` (default 2) tesseracts run at once.
+ * `--list` prints the variants; `--verbose` adds the full report (worst errors) per variant. Variants with `crop` and
+ * `uncropped` reuse the named variant's OCR for pages that are not cropped.
+ *
+ * Measured 2026-11-22 on receipts-dev (120 SROIE photos and scans; extraction as of then; F1 overall / name / address):
+ * base (1600 px, at most 2x, psm 6) 0.649 / 0.571 / 0.370, 1225 ms tesseract CPU per page on average; crop 0.649 /
+ * 0.571 / 0.377, 1015 ms; w2000 and w2400x3 lower; psm 4 0.626; sauvola 0.648 (totals up, dates down, +12 % CPU);
+ * normalise 0.632; --dpi 300 identical to base; the tessdata 4.0.0 model from node_modules (npm-lstm) reads names
+ * better (present 0.67 vs 0.56) but addresses worse (0.32 vs 0.44), 0.659 at +18 % CPU with confidences on another
+ * scale than the curves were fitted on.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { gunzipSync } from "node:zlib";
+import type sharp from "sharp";
+import { resolveFields } from "../src/catalog/lookup.js";
+import type { Document } from "../src/document/model.js";
+import { extract } from "../src/extract/index.js";
+import {
+  decodeImage,
+  findContentRegion,
+  type ImageSize,
+  inspectImage,
+  placeWords,
+  type Region,
+  toBuffer,
+} from "../src/ingest/image.js";
+import { parseTesseractTsv } from "../src/ingest/ocr/tsv.js";
+import { buildPage } from "../src/ingest/page-builder.js";
+import { pgm } from "../src/ingest/pgm.js";
+import { sniffType } from "../src/ingest/sniff.js";
+import {
+  catalogueMaps,
+  type DocumentOutcome,
+  foldText,
+  formatReport,
+  type PredictedField,
+  parseLabels,
+  scoreDocuments,
+} from "./score.js";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+interface Preprocess {
+  /** Narrow images are upscaled towards this width... */
+  targetWidth: number;
+  /** ...by at most this factor. */
+  maxUpscale: number;
+  /** Images wider than this are downscaled to it (0: never). */
+  maxWidth?: number;
+  normalise?: boolean;
+  clahe?: boolean;
+  sharpen?: boolean;
+  /** Fixed threshold (sharp `threshold`), 0..255. */
+  threshold?: number;
+  /** OCR only the content region (findContentRegion) of pages with wide blank borders. */
+  crop?: boolean;
+  /** maxUpscale for cropped regions (default: maxUpscale). */
+  cropUpscale?: number;
+}
+
+interface Variant {
+  name: string;
+  pre: Preprocess;
+  /** Extra tesseract arguments (after the common ones). */
+  args: string[];
+  psm?: string;
+  /** Directory holding the traineddata; default: the system one. */
+  tessdata?: () => string;
+  /** With `crop`: the variant that reads uncropped pages the same way, whose cached OCR is reused for them. */
+  uncropped?: string;
+}
+
+const BASE: Preprocess = { targetWidth: 1600, maxUpscale: 2 };
+
+/** The model tesseract.js ships in node_modules (tessdata 4.0.0 with the legacy engine), unpacked once for the CLI. */
+function npmTessdata(): string {
+  const dir = join(REPO, "bench/out/tessdata-npm");
+  const target = join(dir, "eng.traineddata");
+  if (!existsSync(target)) {
+    mkdirSync(dir, { recursive: true });
+    const gz = join(REPO, "node_modules/@tesseract.js-data/eng/4.0.0/eng.traineddata.gz");
+    writeFileSync(target, gunzipSync(readFileSync(gz)));
+  }
+  return dir;
+}
+
+const VARIANTS: readonly Variant[] = [
+  { name: "base", pre: BASE, args: [] },
+  { name: "w2000", pre: { targetWidth: 2000, maxUpscale: 2 }, args: [] },
+  { name: "w2400x3", pre: { targetWidth: 2400, maxUpscale: 3 }, args: [] },
+  { name: "max2500", pre: { ...BASE, maxWidth: 2500 }, args: [] },
+  { name: "normalise", pre: { ...BASE, normalise: true }, args: [] },
+  { name: "clahe", pre: { ...BASE, clahe: true }, args: [] },
+  { name: "sharpen", pre: { ...BASE, sharpen: true }, args: [] },
+  { name: "dpi300", pre: BASE, args: ["--dpi", "300"] },
+  { name: "psm4", pre: BASE, args: [], psm: "4" },
+  { name: "psm11", pre: BASE, args: [], psm: "11" },
+  { name: "crop", pre: { ...BASE, crop: true }, args: [], uncropped: "base" },
+  { name: "crop-sauvola", pre: { ...BASE, crop: true }, args: ["-c", "thresholding_method=2"], uncropped: "sauvola" },
+  { name: "crop-x3", pre: { ...BASE, crop: true, cropUpscale: 3 }, args: [], uncropped: "base" },
+  { name: "crop-max2000", pre: { ...BASE, crop: true, maxWidth: 2000 }, args: [] },
+  { name: "crop-psm4", pre: { ...BASE, crop: true }, args: [], psm: "4", uncropped: "psm4" },
+  { name: "sauvola", pre: BASE, args: ["-c", "thresholding_method=2"] },
+  { name: "adaptive", pre: BASE, args: ["-c", "thresholding_method=1"] },
+  { name: "noinvert", pre: BASE, args: ["-c", "tessedit_do_invert=0"] },
+  { name: "npm-lstm", pre: BASE, args: ["--oem", "1"], tessdata: npmTessdata },
+  { name: "npm-legacy+lstm", pre: BASE, args: ["--oem", "2"], tessdata: npmTessdata },
+];
+
+async function preprocess(
+  bytes: Uint8Array,
+  size: ImageSize,
+  p: Preprocess,
+): Promise<{ image: Buffer; region: Region | null }> {
+  const region = p.crop ? await findContentRegion(bytes, size) : null;
+  let image: sharp.Sharp = decodeImage(bytes).greyscale();
+  if (region) image = image.extract(region);
+  const width = region?.width ?? size.width;
+  const maxUpscale = region ? (p.cropUpscale ?? p.maxUpscale) : p.maxUpscale;
+  let scale = Math.min(maxUpscale, Math.max(1, p.targetWidth / width));
+  if (p.maxWidth && width > p.maxWidth) scale = p.maxWidth / width;
+  if (Math.abs(scale - 1) > 0.01) image = image.resize({ width: Math.round(width * scale), kernel: "lanczos3" });
+  if (p.normalise) image = image.normalise();
+  if (p.clahe) image = image.clahe({ width: 64, height: 64, maxSlope: 3 });
+  if (p.sharpen) image = image.sharpen();
+  if (p.threshold !== undefined) image = image.threshold(p.threshold);
+  const { data, info } = await toBuffer(image.raw());
+  return { image: pgm(info.width, info.height, data), region };
+}
+
+/** Runs tesseract under /usr/bin/time; returns the TSV and the CPU ms (user + sys) it used. */
+function tesseract(image: Buffer, v: Variant): Promise<{ tsv: string; cpuMs: number }> {
+  const args = ["-f", "CPU %U %S", "tesseract", "stdin", "stdout", "-l", "eng", "--psm", v.psm ?? "6"];
+  if (v.tessdata) args.push("--tessdata-dir", v.tessdata());
+  args.push(...v.args, "-c", "tessedit_create_tsv=1");
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn("/usr/bin/time", args, {
+      env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(image);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const m = /CPU ([\d.]+) ([\d.]+)/.exec(stderr);
+      if (code !== 0 || !m) return reject(new Error(`tesseract exit ${code}: ${stderr.slice(-500)}`));
+      resolvePromise({ tsv: stdout, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 });
+    });
+  });
+}
+
+interface Cached {
+  tsv: string;
+  cpuMs: number;
+  preMs: number;
+  size: ImageSize;
+  /** Part of the image that was OCR'd, when cropped: word boxes are ratios of it. */
+  region?: Region | null;
+}
+
+async function ocrCached(file: string, v: Variant, cacheDir: string): Promise<Cached> {
+  const dir = join(cacheDir, v.name);
+  const tsvPath = join(dir, `${basename(file)}.tsv`);
+  const metaPath = join(dir, `${basename(file)}.json`);
+  if (existsSync(tsvPath) && existsSync(metaPath)) {
+    const meta = JSON.parse(readFileSync(metaPath, "utf8")) as Omit<Cached, "tsv">;
+    return { tsv: readFileSync(tsvPath, "utf8"), ...meta };
+  }
+  const bytes = new Uint8Array(readFileSync(file));
+  const type = sniffType(bytes);
+  if (type !== "png" && type !== "jpeg") throw new Error(`${file}: only images are benchmarked, not ${type}`);
+  const size = await inspectImage(bytes, type);
+  const started = performance.now();
+  const { image, region } = await preprocess(bytes, size, v.pre);
+  const preMs = performance.now() - started;
+  const twin = VARIANTS.find((x) => x.name === v.uncropped);
+  if (!region && twin) return ocrCached(file, twin, cacheDir);
+  const { tsv, cpuMs } = await tesseract(image, v);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(tsvPath, tsv);
+  writeFileSync(metaPath, JSON.stringify({ cpuMs, preMs, size, region }));
+  return { tsv, cpuMs, preMs, size, region };
+}
+
+function documentOf(c: Cached): Document {
+  const words = placeWords(parseTesseractTsv(c.tsv).words, c.region ?? null, c.size);
+  return { type: "jpeg", pages: [buildPage(1, c.size, "ocr", words, 0)] };
+}
+
+/** Page text as extraction sees it: lines in reading order, words joined by spaces. */
+function pageText(doc: Document): string {
+  const page = doc.pages[0];
+  if (!page) return "";
+  const byId = new Map(page.words.map((w) => [w.id, w.text]));
+  return page.lines.map((l) => l.wordIds.map((id) => byId.get(id) ?? "").join(" ")).join("\n");
+}
+
+/** Whether the labelled value can be read off the OCR text: folded substring (amounts: the digits as printed). */
+function present(field: string, expected: string, text: string): boolean {
+  const folded = ` ${foldText(text)} `;
+  if (/total|tax|amount/i.test(field)) {
+    const digits = expected.replace(/^-/, "");
+    return text.replace(/,(?=\d{3}\b)/g, "").includes(digits);
+  }
+  if (/date/i.test(field)) return true;
+  return folded.includes(` ${foldText(expected)} `);
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await fn(items[i] as T);
+      }
+    }),
+  );
+  return results;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length === 0 ? 0 : s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+};
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      variants: { type: "string" },
+      limit: { type: "string" },
+      jobs: { type: "string", default: "2" },
+      cache: { type: "string", default: join(REPO, "bench/out/ocr-cache") },
+      list: { type: "boolean", default: false },
+      verbose: { type: "boolean", default: false },
+    },
+  });
+  if (values.list) {
+    for (const v of VARIANTS) process.stdout.write(`${v.name}\t${JSON.stringify({ ...v, tessdata: undefined })}\n`);
+    return 0;
+  }
+  const labelsPath = positionals[0];
+  if (!labelsPath) {
+    process.stderr.write("Usage: tsx bench/ocr-variants.ts LABELS.jsonl [--variants a,b] [--limit N] [--jobs N]\n");
+    return 2;
+  }
+  const root = dirname(resolve(labelsPath));
+  let labels = parseLabels(readFileSync(labelsPath, "utf8"));
+  if (values.limit !== undefined) labels = labels.slice(0, Number(values.limit));
+  const wanted = values.variants?.split(",") ?? VARIANTS.map((v) => v.name);
+  const variants = wanted.map((name) => {
+    const v = VARIANTS.find((x) => x.name === name);
+    if (!v) throw new Error(`unknown variant ${name}; --list shows them`);
+    return v;
+  });
+  const { types, productFields } = catalogueMaps();
+  const rows: string[] = [];
+  for (const v of variants) {
+    let done = 0;
+    const cached = await mapLimit(labels, Math.max(1, Number(values.jobs)), async (label) => {
+      const c = await ocrCached(resolve(root, label.file), v, values.cache ?? "");
+      done++;
+      if (process.stderr.isTTY) process.stderr.write(`\r${v.name}: ${done}/${labels.length}`);
+      return c;
+    });
+    if (process.stderr.isTTY) process.stderr.write("\n");
+    const presentCount = new Map<string, { n: number; hit: number }>();
+    const outcomes: DocumentOutcome[] = [];
+    let extractMs = 0;
+    labels.forEach((label, i) => {
+      const c = cached[i] as Cached;
+      const doc = documentOf(c);
+      const text = pageText(doc);
+      for (const [field, expected] of Object.entries(label.fields)) {
+        const p = presentCount.get(field) ?? { n: 0, hit: 0 };
+        presentCount.set(field, p);
+        p.n++;
+        if (present(field, expected, text)) p.hit++;
+      }
+      const started = performance.now();
+      const fields = extract(doc, resolveFields({ products: [label.product] }));
+      extractMs += performance.now() - started;
+      const predicted = new Map<string, PredictedField>(
+        fields.map((f) => [f.name, { value: f.value, confidence: f.confidence }]),
+      );
+      outcomes.push({ label, predicted });
+    });
+    const report = scoreDocuments(outcomes, types, productFields, 40);
+    if (values.verbose) process.stdout.write(`== ${v.name}\n${formatReport(report)}`);
+    const f1 = (name: string): string => report.fields.find((f) => f.field.endsWith(name))?.f1.toFixed(3) ?? "-";
+    const pres = (name: string): string => {
+      const e = [...presentCount.entries()].find(([f]) => f.endsWith(name))?.[1];
+      return e ? (e.hit / e.n).toFixed(2) : "-";
+    };
+    rows.push(
+      [
+        v.name.padEnd(16),
+        report.overall.f1.toFixed(3),
+        f1("merchantName"),
+        f1("merchantAddress"),
+        f1("date"),
+        f1("total"),
+        `${pres("merchantName")}/${pres("merchantAddress")}/${pres("total")}`,
+        median(cached.map((c) => c.cpuMs)).toFixed(0),
+        (cached.reduce((s, c) => s + c.cpuMs, 0) / cached.length).toFixed(0),
+        median(cached.map((c) => c.preMs)).toFixed(0),
+        (extractMs / labels.length).toFixed(1),
+      ].join("  "),
+    );
+    process.stdout.write(`${rows.at(-1)}\n`);
+  }
+  process.stdout.write(
+    `\n${"variant".padEnd(16)}  F1     name   addr   date   total  present n/a/t   cpu-med cpu-mean pre-med extract-ms\n${rows.join("\n")}\n`,
+  );
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);
