@@ -19,7 +19,11 @@ if (files.length === 0) {
   console.error("no test files found");
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
-  stdio: "inherit",
-});
+const result = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files],
+  {
+    stdio: "inherit",
+  },
+);
 process.exit(result.status ?? 1);
