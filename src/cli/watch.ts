@@ -3,9 +3,10 @@
  * `<file>.json` beside it when its result is final, and appends a line to DIR/docsift-summary.csv. The state file
  * DIR/.docsift-watch.json remembers what was sent, so a restart resumes waiting instead of uploading again.
  */
+import { createHash } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
 import { appendFile, readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Catalog, DocsiftApiError, DocsiftClient, UploadOptions } from "../client/index.js";
 import {
@@ -72,6 +73,14 @@ async function summaryColumns(path: string, fields: () => Promise<string[]>): Pr
 }
 
 /** Errors worth trying again later: the service unreachable, overloaded, or failing. */
+/** The Idempotency-Key of one version (size, mtime) of one file in the watched folder. */
+function watchUploadKey(dir: string, name: string, size: number, mtimeMs: number): string {
+  const digest = createHash("sha256")
+    .update([resolve(dir), name, size, mtimeMs].join("\u0000"))
+    .digest("hex");
+  return `watch-${digest.slice(0, 40)}`;
+}
+
 const isTransient = (err: DocsiftApiError): boolean => err.status === 0 || err.status === 429 || err.status >= 500;
 const isAuthFailure = (err: DocsiftApiError): boolean => err.status === 401 || err.status === 403;
 
@@ -203,7 +212,13 @@ class Watcher {
     const { name, size, mtimeMs } = file;
     try {
       // Not tied to the stop signal: an upload under way finishes, so its receipt is recorded and never repeated.
-      const receipt = await this.#config.client.upload(join(this.#config.dir, name), this.#config.options);
+      // The key names this version of the file: a crash between the upload and the state save, or a retry after an
+      // error, finds the first upload (the service remembers keys for 24 h) instead of storing the file twice.
+      const idempotencyKey = watchUploadKey(this.#config.dir, name, size, mtimeMs);
+      const receipt = await this.#config.client.upload(join(this.#config.dir, name), {
+        ...this.#config.options,
+        idempotencyKey,
+      });
       const entry = {
         size,
         mtimeMs,

@@ -1,6 +1,7 @@
 /**
  * `docsift watch` as a long-running process against a real server: it picks up files dropped into the folder,
- * writes `<file>.json` and summary lines, stops cleanly on SIGINT, and after a restart uploads nothing twice.
+ * writes `<file>.json` and summary lines, stops cleanly on SIGINT, and after a restart uploads nothing twice, even when
+ * its state file is lost.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -156,4 +157,14 @@ test("watch uploads new files once, writes results and summary lines, and resume
     2,
     "ignored.txt is not tracked",
   );
+
+  // Run 4: the state file is lost (a crash before it was saved): the files are sent again with the same
+  // Idempotency-Key, so the service answers with the first uploads' receipts and stores nothing new.
+  await rm(join(dir, ".docsift-watch.json"));
+  const fourth = startWatch();
+  const again = await fourth.next((e) => e.event === "uploaded" && e.file === "lunch.jpg");
+  const invoiceAgain = await fourth.next((e) => e.event === "uploaded" && e.file === "invoice.pdf");
+  assert.equal(await fourth.stop(), 0);
+  assert.equal(again.fileId, uploaded.fileId, "the same file version maps to its first upload");
+  assert.equal(invoiceAgain.fileId, done.fileId);
 });
