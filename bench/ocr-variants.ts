@@ -20,9 +20,15 @@
  * normalise 0.632; --dpi 300 identical to base; the tessdata 4.0.0 model from node_modules (npm-lstm) reads names
  * better (present 0.67 vs 0.56) but addresses worse (0.32 vs 0.44), 0.659 at +18 % CPU with confidences on another
  * scale than the curves were fitted on.
+ * Dictionary settings (2026-11-22, with the confusion repair of src/ingest/ocr/confusions.ts): `-c load_system_dawg=0
+ * -c load_freq_dawg=0` (nodict) gives byte-identical TSV to base on all 120 pages, and so do all six load_*_dawg=0
+ * (nodawgs), the non-dictionary word penalties at 0 (nopenalty) and tessedit_enable_dict_correction=1 (dictcorr): the
+ * LSTM recogniser builds its own Dict that does not inherit these settings, and the penalties are the legacy
+ * engine's. Taking the word list out of the model file itself (noword, crop-noword) does change the reading, for the
+ * worse: crop-noword 0.655 vs crop 0.675 (names 0.604 vs 0.636, addresses 0.389 vs 0.443), present rates unchanged.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -100,6 +106,38 @@ function npmTessdata(): string {
   return dir;
 }
 
+/**
+ * The system model without its LSTM word list (lstm-word-dawg). `-c load_system_dawg=0` does not reach the LSTM
+ * recogniser's dictionary (its Dict does not inherit that setting), so the list has to leave the file itself.
+ */
+function noWordListTessdata(): string {
+  const dir = join(REPO, "bench/out/tessdata-noword");
+  const target = join(dir, "eng.traineddata");
+  if (!existsSync(target)) {
+    mkdirSync(dir, { recursive: true });
+    const system = "/usr/share/tesseract-ocr/5/tessdata/eng.traineddata";
+    execFileSync("combine_tessdata", ["-u", system, join(dir, "eng.")], { stdio: "ignore" });
+    rmSync(join(dir, "eng.lstm-word-dawg"));
+    execFileSync("combine_tessdata", [join(dir, "eng.")], { stdio: "ignore" });
+  }
+  return dir;
+}
+
+const config = (...settings: string[]): string[] => settings.flatMap((s) => ["-c", s]);
+/** The English word and frequent-word lists off. */
+const NO_WORD_LISTS = config("load_system_dawg=0", "load_freq_dawg=0");
+/** Every dictionary off: words, frequent words, numbers, punctuation patterns, bigrams, unambiguous words. */
+const NO_DAWGS = config(
+  "load_system_dawg=0",
+  "load_freq_dawg=0",
+  "load_number_dawg=0",
+  "load_punc_dawg=0",
+  "load_bigram_dawg=0",
+  "load_unambig_dawg=0",
+);
+/** Dictionaries kept but non-dictionary words not penalised (legacy language model settings). */
+const NO_PENALTY = config("language_model_penalty_non_dict_word=0", "language_model_penalty_non_freq_dict_word=0");
+
 const VARIANTS: readonly Variant[] = [
   { name: "base", pre: BASE, args: [] },
   { name: "w2000", pre: { targetWidth: 2000, maxUpscale: 2 }, args: [] },
@@ -121,6 +159,16 @@ const VARIANTS: readonly Variant[] = [
   { name: "noinvert", pre: BASE, args: ["-c", "tessedit_do_invert=0"] },
   { name: "npm-lstm", pre: BASE, args: ["--oem", "1"], tessdata: npmTessdata },
   { name: "npm-legacy+lstm", pre: BASE, args: ["--oem", "2"], tessdata: npmTessdata },
+  // Dictionary settings: names, addresses and codes are not English words, and the word lists pull them towards ones.
+  { name: "nodict", pre: BASE, args: NO_WORD_LISTS },
+  { name: "crop-nodict", pre: { ...BASE, crop: true }, args: NO_WORD_LISTS, uncropped: "nodict" },
+  { name: "nodawgs", pre: BASE, args: NO_DAWGS },
+  { name: "crop-nodawgs", pre: { ...BASE, crop: true }, args: NO_DAWGS, uncropped: "nodawgs" },
+  { name: "nopenalty", pre: BASE, args: NO_PENALTY },
+  { name: "crop-nopenalty", pre: { ...BASE, crop: true }, args: NO_PENALTY, uncropped: "nopenalty" },
+  { name: "dictcorr", pre: BASE, args: ["-c", "tessedit_enable_dict_correction=1"] },
+  { name: "noword", pre: BASE, args: [], tessdata: noWordListTessdata },
+  { name: "crop-noword", pre: { ...BASE, crop: true }, args: [], tessdata: noWordListTessdata, uncropped: "noword" },
 ];
 
 async function preprocess(

@@ -524,6 +524,23 @@ function isRegistrationToken(text: string): boolean {
 }
 
 /**
+ * "OWN BY: CHEF LEE SDN BHD", "Firma: Muster GmbH": a short label before a colon introduces the legal name after it;
+ * the label goes when the rest carries a legal form and the label does not.
+ */
+function dropLeadingLabel(words: Word[]): Word[] {
+  const colon = words.findIndex((w, i) => i < 3 && /\p{L}:$/u.test(w.text));
+  if (colon < 0) return words;
+  const label = words
+    .slice(0, colon + 1)
+    .map((w) => w.text)
+    .join(" ");
+  const rest = words.slice(colon + 1);
+  const restText = rest.map((w) => w.text).join(" ");
+  const ok = letterCount(restText) >= 3 && hasLegalFormAfterName(restText) && !COMPANY_SUFFIX.test(label);
+  return ok && digitCount(label) === 0 ? rest : words;
+}
+
+/**
  * Cuts the name before a registration number printed after it, bracketed "(139386 X)" or not "862725-U"; "(KL)" or
  * "(M)" stay part of the name, and so does a number that starts it ("7-Eleven", "99 Speed Mart").
  */
@@ -613,7 +630,7 @@ export function merchant(layout: Layout): PartyDecision {
     nameRows.push((nameRows[nameRows.length - 1] ?? best.row) + 1);
   }
   // A registration number printed after the name, "(139386 X)", is not part of it.
-  const nameWords = dropTrailingRegistration(nameRows.flatMap((r) => rowWords(r)));
+  const nameWords = dropLeadingLabel(dropTrailingRegistration(nameRows.flatMap((r) => rowWords(r))));
   const name = scoredOf(lettersForSigns(collapseSpaces(repairLegalForm(nameWords).join(" "))), best.score, nameWords);
 
   const addressLines: string[] = [];

@@ -198,6 +198,12 @@ describe("extract on OCR-damaged receipt headers", () => {
     assert.equal(fieldValue(header("KEDAI RUNCIT ZBH"), "receipt.merchantName"), "KEDAI RUNCIT ZBH");
   });
 
+  it("drops a label before the legal name but keeps a name that only contains a colon", () => {
+    assert.equal(fieldValue(header("OWNED BY: CHEF LEE SDN BHD"), "receipt.merchantName"), "CHEF LEE SDN BHD");
+    assert.equal(fieldValue(header("Betreiber: Huber Handels GmbH"), "receipt.merchantName"), "Huber Handels GmbH");
+    assert.equal(fieldValue(header("CAFE: THE CORNER"), "receipt.merchantName"), "CAFE: THE CORNER");
+  });
+
   it("reads currency signs inside a name as the letters OCR took them for", () => {
     assert.equal(fieldValue(header("99 SPEED MART $/B"), "receipt.merchantName"), "99 SPEED MART S/B");
     assert.equal(fieldValue(header("MR. D.I.¥. (M) SDN BHD"), "receipt.merchantName"), "MR. D.I.Y. (M) SDN BHD");

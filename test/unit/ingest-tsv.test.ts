@@ -26,6 +26,20 @@ describe("parseTesseractTsv", () => {
     assert.equal(result.words[0]!.confidence, 0.955);
   });
 
+  it("repairs digit/letter confusions in the words it reads", () => {
+    const tsv = [
+      HEADER,
+      row(1, 1, 0, 0, 0, 0, 0, 0, 400, 200, -1, ""),
+      row(5, 1, 1, 1, 1, 1, 20, 40, 100, 20, 90, "Tota}"),
+      row(5, 1, 1, 1, 1, 2, 130, 40, 90, 20, 90, "RMI2.5O"),
+      row(5, 1, 1, 1, 1, 3, 240, 40, 60, 20, 90, "862725-U"),
+    ].join("\n");
+    assert.deepEqual(
+      parseTesseractTsv(tsv).words.map((w) => w.text),
+      ["Total", "RM12.50", "862725-U"],
+    );
+  });
+
   it("fails with ocr_failed when there is no page row", () => {
     assert.throws(() => parseTesseractTsv(HEADER), { code: "ocr_failed" });
   });

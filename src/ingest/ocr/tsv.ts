@@ -1,5 +1,6 @@
 import { DocsiftError } from "../../domain/errors.js";
 import type { RawWord } from "../page-builder.js";
+import { repairConfusions } from "./confusions.js";
 import type { OcrResult } from "./engine.js";
 
 /** TSV level of a page row (carries the image size) and of a word row. */
@@ -8,7 +9,8 @@ const WORD_LEVEL = "5";
 
 /**
  * Parses tesseract's TSV (`level page block par line word left top width height conf text`), which both engines
- * produce, into words with ratio boxes. Empty and whitespace-only words (tesseract emits them for noise) are dropped.
+ * produce, into words with ratio boxes. Empty and whitespace-only words (tesseract emits them for noise) are dropped;
+ * digit/letter confusions inside clearly-letter or clearly-number words are repaired (confusions.ts).
  */
 export function parseTesseractTsv(tsv: string): OcrResult {
   let width = 0;
@@ -28,7 +30,7 @@ export function parseTesseractTsv(tsv: string): OcrResult {
   }
   if (!(width > 0 && height > 0)) throw new DocsiftError("ocr_failed", "OCR returned no page.");
   const words: RawWord[] = pixelWords.map((p) => ({
-    text: p.text,
+    text: repairConfusions(p.text),
     box: { x0: p.left / width, y0: p.top / height, x1: (p.left + p.w) / width, y1: (p.top + p.h) / height },
     confidence: Math.min(1, Math.max(0, p.conf / 100)),
   }));
