@@ -137,22 +137,25 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
   const worker = options.worker;
   if (worker) {
     for (let i = 0; i < Math.max(1, worker.concurrency); i++) {
-      workerIds.push(
-        await boss.work<FileJob>(
-          JOB_QUEUE,
-          { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds },
-          async ([job]) => {
-            if (!job) return;
-            running++;
-            try {
-              // Throwing hands the job back to pg-boss, which retries it with backoff.
-              if ((await worker.handler(job.data.fileId)) === "retry") throw new Error("processing attempt crashed");
-            } finally {
-              running--;
-            }
-          },
-        ),
+      let workerId = "";
+      workerId = await boss.work<FileJob>(
+        JOB_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: settings.pollingIntervalSeconds },
+        async ([job]) => {
+          if (!job) return;
+          running++;
+          try {
+            // Throwing hands the job back to pg-boss, which retries it with backoff.
+            if ((await worker.handler(job.data.fileId)) === "retry") throw new Error("processing attempt crashed");
+          } finally {
+            running--;
+            // pg-boss would sleep out the rest of the poll interval before its next fetch: with a backlog that idles
+            // the worker for up to a poll interval per job. A worker that just finished looks for the next at once.
+            boss.notifyWorker(workerId);
+          }
+        },
       );
+      workerIds.push(workerId);
     }
     await boss.work<FileJob>(DEAD_LETTER_QUEUE, { batchSize: 1 }, async ([job]) => {
       if (!job) return;
