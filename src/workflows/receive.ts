@@ -54,9 +54,7 @@ export async function receiveUpload(deps: ReceiveDeps, who: Principal, upload: U
   const fileId = randomUUID();
   const uploadedAt = new Date().toISOString();
   // Blob first: a crash between the two leaves an orphan blob, never a row without its bytes.
-  await deps.blobs.put(fileId, upload.bytes).catch((err: unknown) => {
-    throw asUnavailable(err);
-  });
+  await orUnavailable(deps.blobs.put(fileId, upload.bytes));
   const inserted = await deps.store.files
     .insert({
       id: fileId,
@@ -86,15 +84,11 @@ export async function receiveUpload(deps: ReceiveDeps, who: Principal, upload: U
  * its retention has passed: the key is then freed for this upload), 409 when it was used for other content.
  */
 async function earlierUpload(deps: ReceiveDeps, who: Principal, key: UploadKey): Promise<UploadReceipt | undefined> {
-  const found = await deps.store.files.findByIdempotencyKey(who.clientId, key.key).catch((err: unknown) => {
-    throw asUnavailable(err);
-  });
+  const found = await orUnavailable(deps.store.files.findByIdempotencyKey(who.clientId, key.key));
   if (!found) return undefined;
   if (keyExpired(found.uploadedAt, Date.now())) {
     // By file id, so a newer upload that took the key meanwhile keeps it.
-    await deps.store.files.releaseIdempotencyKey(found.fileId).catch((err: unknown) => {
-      throw asUnavailable(err);
-    });
+    await orUnavailable(deps.store.files.releaseIdempotencyKey(found.fileId));
     return undefined;
   }
   return replay(found, key);
@@ -120,9 +114,7 @@ async function concurrentUpload(
   fileId: string,
 ): Promise<UploadReceipt> {
   await deps.blobs.delete(fileId).catch(() => undefined);
-  const winner = await deps.store.files.findByIdempotencyKey(who.clientId, key.key).catch((err: unknown) => {
-    throw asUnavailable(err);
-  });
+  const winner = await orUnavailable(deps.store.files.findByIdempotencyKey(who.clientId, key.key));
   // The winner was withdrawn (its queueing failed) between its insert and this read: a retry finds the key free.
   if (!winner) {
     throw new DocsiftError("unavailable", `${NOT_STORED} Another upload with this Idempotency-Key was withdrawn.`, {
@@ -134,6 +126,13 @@ async function concurrentUpload(
 
 function asUnavailable(err: unknown): unknown {
   return unavailableFor(err, NOT_STORED) ?? err;
+}
+
+/** The storage step, its transient failures turned into 503 `unavailable`. */
+function orUnavailable<T>(step: Promise<T>): Promise<T> {
+  return step.catch((err: unknown) => {
+    throw asUnavailable(err);
+  });
 }
 
 /**
