@@ -9,6 +9,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { mapConcurrent } from "../src/ingest/concurrency.js";
+import { runMain } from "./run-main.js";
 import {
   type CliLine,
   catalogueMaps,
@@ -76,20 +78,6 @@ function runChunk(chunk: Chunk): Promise<CliLine[]> {
   });
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await fn(items[i]!);
-      }
-    }),
-  );
-  return results;
-}
-
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -115,7 +103,7 @@ async function main(): Promise<number> {
   const chunks = chunksOf(labels, root, withLocale, Math.max(1, Number(values.chunk)));
   const started = Date.now();
   let done = 0;
-  const results = await mapLimit(chunks, Math.max(1, Number(values.concurrency)), async (chunk) => {
+  const results = await mapConcurrent(chunks, Math.max(1, Number(values.concurrency)), async (chunk) => {
     const lines = await runChunk(chunk);
     done += chunk.files.length;
     if (process.stderr.isTTY) process.stderr.write(`\r${done}/${labels.length} documents`);
@@ -144,12 +132,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

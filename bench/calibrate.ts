@@ -22,7 +22,9 @@ import { parseArgs } from "node:util";
 import type { Document } from "../src/document/model.js";
 import { curveOf, type Family } from "../src/extract/calibration.js";
 import { rawDecisions } from "../src/extract/index.js";
+import { mapConcurrent } from "../src/ingest/concurrency.js";
 import { ingest } from "../src/ingest/index.js";
+import { runMain } from "./run-main.js";
 import { catalogueMaps, comparisonFor, type LabelLine, parseLabels, valuesMatch } from "./score.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -129,20 +131,6 @@ function table(rows: readonly Observation[], curve: FittedCurve): string {
   return cells.join(" ");
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await fn(items[i] as T);
-      }
-    }),
-  );
-  return results;
-}
-
 /** The ingested Document of a file, from the cache when its bytes were ingested before. */
 async function documentOf(path: string, cacheDir: string): Promise<Document | null> {
   const bytes = new Uint8Array(readFileSync(path));
@@ -188,7 +176,7 @@ async function main(): Promise<number> {
     if (values.limit !== undefined) labels = labels.slice(0, Number(values.limit));
     const root = dirname(labelsPath);
     let done = 0;
-    await mapLimit(labels, Math.max(1, Number(values.concurrency)), async (label) => {
+    await mapConcurrent(labels, Math.max(1, Number(values.concurrency)), async (label) => {
       const document = await documentOf(resolve(root, label.file), cacheDir);
       done++;
       if (process.stderr.isTTY) process.stderr.write(`\r${labelsPath}: ${done}/${labels.length}`);
@@ -237,12 +225,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

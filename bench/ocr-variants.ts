@@ -37,6 +37,7 @@ import type sharp from "sharp";
 import { resolveFields } from "../src/catalog/lookup.js";
 import type { Document } from "../src/document/model.js";
 import { extract } from "../src/extract/index.js";
+import { mapConcurrent } from "../src/ingest/concurrency.js";
 import {
   decodeImage,
   findContentRegion,
@@ -50,6 +51,7 @@ import { parseTesseractTsv } from "../src/ingest/ocr/tsv.js";
 import { buildPage } from "../src/ingest/page-builder.js";
 import { pgm } from "../src/ingest/pgm.js";
 import { sniffType } from "../src/ingest/sniff.js";
+import { runMain } from "./run-main.js";
 import {
   catalogueMaps,
   type DocumentOutcome,
@@ -278,20 +280,6 @@ function present(field: string, expected: string, text: string): boolean {
   return folded.includes(` ${foldText(expected)} `);
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await fn(items[i] as T);
-      }
-    }),
-  );
-  return results;
-}
-
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -332,7 +320,7 @@ async function main(): Promise<number> {
   const rows: string[] = [];
   for (const v of variants) {
     let done = 0;
-    const cached = await mapLimit(labels, Math.max(1, Number(values.jobs)), async (label) => {
+    const cached = await mapConcurrent(labels, Math.max(1, Number(values.jobs)), async (label) => {
       const c = await ocrCached(resolve(root, label.file), v, values.cache ?? "");
       done++;
       if (process.stderr.isTTY) process.stderr.write(`\r${v.name}: ${done}/${labels.length}`);
@@ -390,12 +378,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -20,6 +20,7 @@ import { writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { runMain } from "./run-main.js";
 import { buildPool, type DocumentPool, type PoolDocument } from "./soak/documents.js";
 import {
   documentFlow,
@@ -351,12 +352,4 @@ async function soak(
   return summary;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+runMain(main);
