@@ -19,6 +19,7 @@ import type { Store } from "../store/types.js";
 import { PROCESSING_THREAD_URL, type ProcessingPool, processingLimits } from "../workflows/processing-tasks.js";
 import { createJobRunner } from "../workflows/runner.js";
 import { buildApp } from "./app.js";
+import { jobObserver } from "./job-observer.js";
 import { createMetrics } from "./metrics.js";
 import type { RateLimitSettings } from "./rate-limit-hook.js";
 
@@ -99,19 +100,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       pool,
       completion,
       enqueue,
-      observer: {
-        finalised: (file, ms) => {
-          metrics.processingSeconds.observe(ms / 1000);
-          log.info({ fileId: file.id, ms }, "file finalised");
-        },
-        failed: (file, code) => {
-          metrics.failures.labels(code).inc();
-          log.warn({ fileId: file.id, code }, "file failed");
-        },
-        retried: (file, attempt, err) => {
-          log.error({ fileId: file.id, attempt, err }, "processing attempt crashed");
-        },
-      },
+      observer: jobObserver(log, metrics),
     });
   // PostgreSQL mode: pg-boss queue and LISTEN/NOTIFY completion shared with every other process; else in-process.
   const pgJobs =

@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
+import { jobObserver } from "../api/job-observer.js";
 import { startPgJobs } from "../queue/pg-runtime.js";
 import { WorkerPool } from "../queue/worker-pool.js";
 import { openStorage, storageOptionsFromEnv } from "../store/open.js";
@@ -87,11 +88,7 @@ export async function run(argv: string[]): Promise<number> {
           pool,
           completion,
           enqueue,
-          observer: {
-            finalised: (file, ms) => log.info({ fileId: file.id, ms }, "file finalised"),
-            failed: (file, code) => log.warn({ fileId: file.id, code }, "file failed"),
-            retried: (file, attempt, err) => log.error({ fileId: file.id, attempt, err }, "processing attempt crashed"),
-          },
+          observer: jobObserver(log),
         }),
     },
   }).catch(async (err: unknown) => {
