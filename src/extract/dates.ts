@@ -1,22 +1,111 @@
 /**
  * Date fields: issue date (invoice, receipt, document) and due date. Labels decide most cases; without one the
- * earliest prominent date near the top is the issue date. Due date must not precede the issue date. Dates whose
- * day/month order was guessed (no locale, nothing unambiguous on the page) lose confidence.
+ * earliest prominent date near the top is the issue date, all the more when a clock time is printed beside it. Due
+ * date must not precede the issue date. Dates whose day/month order was guessed (no locale, nothing unambiguous on
+ * the page), that only read after an OCR repair, or whose year no document of today would carry lose confidence.
  */
 import { type DateCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
 import type { Layout } from "./layout.js";
 import type { OrderSource } from "./locale-infer.js";
+import { parseDate } from "./normalise/date.js";
+import type { DateOrder } from "./normalise/locale.js";
 
 interface DateScored {
   candidate: DateCandidate;
   score: number;
 }
 
+/** How a reading of the printed date weighs on its score and, multiplied in, on its confidence. */
+interface ReadingDoubt {
+  score: number;
+  penalty: number;
+}
+
 function pagePosition(layout: Layout, c: DateCandidate): number {
   const index = layout.pages.findIndex((p) => p.pageNum === c.segment.pageNum);
   return index + c.box.y0;
+}
+
+function yearOf(c: DateCandidate): number {
+  return Number(c.iso.slice(0, 4));
+}
+
+/** A label OCR glued to the value ("Cate:32/02/2018"), which candidates.ts strips before parsing. */
+const GLUED_LABEL = /^\p{L}{2,}[:.]?(?=\d)/u;
+
+function orderOf(order: string): DateOrder | undefined {
+  return order === "DMY" || order === "MDY" || order === "YMD" ? order : undefined;
+}
+
+/**
+ * Whether the date only read after undoing an OCR misreading ("61/03/18"). Candidates keep a parse's order but not
+ * that flag, so the text is read again in the order it was read in.
+ */
+function isRepaired(c: DateCandidate): boolean {
+  const hints = { dateOrder: orderOf(c.order) };
+  const parsed = parseDate(c.text, hints) ?? parseDate(c.text.replace(GLUED_LABEL, ""), hints);
+  return parsed?.iso === c.iso && parsed.repaired === true;
+}
+
+/** Year, month and day of an ISO date. */
+function partsOf(iso: string): string[] {
+  return iso.split("-");
+}
+
+/**
+ * Doubt about a date that only read after an OCR repair. The same date read cleanly elsewhere on the page confirms
+ * it. One that differs in one part only from a date read cleanly elsewhere ("30/63/2017" -> 30/03 beside
+ * "30/08/2017") is most likely that date, misread twice over, and gives way to it.
+ */
+function repairDoubt(
+  c: DateCandidate,
+  all: readonly DateCandidate[],
+  repaired: ReadonlySet<DateCandidate>,
+): ReadingDoubt {
+  const clean = all.filter((o) => !repaired.has(o));
+  if (clean.some((o) => o.iso === c.iso)) return { score: 0, penalty: 1 };
+  const own = partsOf(c.iso);
+  const echoes = clean.some((o) => partsOf(o.iso).filter((part, index) => part !== own[index]).length === 1);
+  return { score: echoes ? -2 : -0.5, penalty: 0.85 };
+}
+
+/** Documents are processed soon after they are written: later than next year or a generation back is a misreading. */
+const FUTURE_YEARS = 1;
+const PAST_YEARS = 25;
+
+/**
+ * Doubts about the reading itself, whatever the labels say. A year after next ("RO11-23-42" -> 2042) or a generation
+ * old (a two-digit "70" -> 1970) is almost always a misread number, so it loses to any other date and, alone, is
+ * mostly withheld; a repaired reading is likely but not sure.
+ */
+function readingDoubt(
+  c: DateCandidate,
+  all: readonly DateCandidate[],
+  repaired: ReadonlySet<DateCandidate>,
+  currentYear: number,
+): ReadingDoubt {
+  const year = yearOf(c);
+  const repair = repaired.has(c) ? repairDoubt(c, all, repaired) : { score: 0, penalty: 1 };
+  if (year > currentYear + FUTURE_YEARS) return { score: repair.score - 2.5, penalty: repair.penalty * 0.3 };
+  if (year < currentYear - PAST_YEARS) return { score: repair.score - 1.5, penalty: repair.penalty * 0.4 };
+  return repair;
+}
+
+/** A clock time, as tills print it after the date ("27/03/2018 18:46:05"). */
+const CLOCK_TIME = /^(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
+
+/** A receipt prints its date and time together on one row: a date beside a time is the transaction date. */
+function besideClockTime(layout: Layout, c: DateCandidate): boolean {
+  const row = layout.pages.find((p) => p.pageNum === c.segment.pageNum)?.rows[c.segment.row] ?? [c.segment];
+  return row.some((segment) =>
+    segment.words.some(
+      (word, index) =>
+        !(segment === c.segment && index >= c.start && index < c.end) &&
+        CLOCK_TIME.test(word.text.replace(/^[^\d]+|[^\d]+$/g, "")),
+    ),
+  );
 }
 
 function issueScore(layout: Layout, c: DateCandidate, receipt: boolean): number {
@@ -31,6 +120,7 @@ function issueScore(layout: Layout, c: DateCandidate, receipt: boolean): number 
   if (page && page.medianHeight > 0) score += 0.25 * Math.max(0, Math.min(c.segment.height / page.medianHeight - 1, 1));
   score += position < 0.5 ? 0.4 - 0.4 * position : -0.2 * Math.min(position, 2);
   if (receipt) score += 0.5;
+  if (other === 0 && besideClockTime(layout, c)) score += 0.3;
   return score;
 }
 
@@ -51,19 +141,48 @@ function orderPenalty(c: DateCandidate | undefined, source: OrderSource): number
   return source === "guess" ? 0.75 : source === "document" ? 0.92 : 1;
 }
 
+function decide(
+  entry: DateScored | undefined,
+  source: OrderSource,
+  doubts: Map<DateCandidate, ReadingDoubt>,
+): Decision {
+  const doubt = entry ? (doubts.get(entry.candidate)?.penalty ?? 1) : 1;
+  return { family: "date", best: toScored(entry), penalty: orderPenalty(entry?.candidate, source) * doubt };
+}
+
+/**
+ * A repaired reading that a clean copy elsewhere confirms is reported as that copy: the value is the same, and its
+ * words are the ones OCR read as printed, so their confidence is the one to go by.
+ */
+function asPrinted(
+  entry: DateScored | undefined,
+  all: readonly DateCandidate[],
+  repaired: ReadonlySet<DateCandidate>,
+): DateScored | undefined {
+  if (!entry || !repaired.has(entry.candidate)) return entry;
+  const clean = all.find((o) => o.iso === entry.candidate.iso && !repaired.has(o));
+  return clean ? { candidate: clean, score: entry.score } : entry;
+}
+
 export function chooseDates(
   layout: Layout,
   all: readonly DateCandidate[],
   source: OrderSource,
   receipt: boolean,
+  currentYear: number = new Date().getUTCFullYear(),
 ): { issue: Decision; due: Decision } {
+  const repaired = new Set(all.filter(isRepaired));
+  const doubts = new Map(all.map((candidate) => [candidate, readingDoubt(candidate, all, repaired, currentYear)]));
+  const doubtScore = (candidate: DateCandidate) => doubts.get(candidate)?.score ?? 0;
   const issues = all
-    .map((candidate) => ({ candidate, score: issueScore(layout, candidate, receipt) }))
+    .map((candidate) => ({ candidate, score: issueScore(layout, candidate, receipt) + doubtScore(candidate) }))
     .sort((a, b) => b.score - a.score || pagePosition(layout, a.candidate) - pagePosition(layout, b.candidate));
-  // Printing the same date several times (header, footer, payment terms) makes it more likely the issue date.
   for (const entry of issues) {
+    // Printing the same date several times (header, footer, payment terms) makes it more likely the issue date.
     const repeats = all.filter((o) => o !== entry.candidate && o.iso === entry.candidate.iso).length;
     entry.score += 0.1 * Math.min(repeats, 3);
+    // Another date of the same year (a due date, a delivery date) confirms the year was read right.
+    if (all.some((o) => o.iso !== entry.candidate.iso && yearOf(o) === yearOf(entry.candidate))) entry.score += 0.2;
   }
   // A document that prints one date only: that is its date.
   if (new Set(all.map((c) => c.iso)).size === 1) for (const entry of issues) entry.score += 0.6;
@@ -72,21 +191,12 @@ export function chooseDates(
   // A due date is only ever known from its label ("Due date", "Zahlbar bis"): an unlabelled second date is not one.
   const dues = all
     .filter((candidate) => roleStrength(labelsOf(layout, candidate), ["dueDate"]) > 0)
-    .map((candidate) => ({ candidate, score: dueScore(layout, candidate) }))
+    .map((candidate) => ({ candidate, score: dueScore(layout, candidate) + doubtScore(candidate) }))
     .filter((d) => d.candidate !== issue?.candidate)
     .map((d) => ({ ...d, score: d.score - (issue && d.candidate.iso < issue.candidate.iso ? 1.5 : 0) }))
     .sort((a, b) => b.score - a.score);
-  const due = dues[0];
   return {
-    issue: {
-      family: "date",
-      best: toScored(issue),
-      penalty: orderPenalty(issue?.candidate, source),
-    },
-    due: {
-      family: "date",
-      best: toScored(due),
-      penalty: orderPenalty(due?.candidate, source),
-    },
+    issue: decide(asPrinted(issue, all, repaired), source, doubts),
+    due: decide(asPrinted(dues[0], all, repaired), source, doubts),
   };
 }

@@ -4,6 +4,7 @@
  * from how amounts are written, and only when the page says nothing do language and currency cues decide. The
  * source of the decision is kept so ambiguous dates decided by a guess carry a lower confidence.
  */
+import { MAX_YEAR, MIN_YEAR } from "./normalise/date.js";
 import type { DateOrder, LocaleHints } from "./normalise/locale.js";
 
 export type OrderSource = "locale" | "document" | "guess";
@@ -22,14 +23,22 @@ function orderEvidence(text: string): Record<DateOrder, number> {
     const b = Number(m[3]);
     const c = Number(m[4]);
     if ((m[1] ?? "").length === 4) {
-      if (b <= 12 && c <= 31) votes.YMD += 1;
+      if (isYear(a) && b <= 12 && c <= 31) votes.YMD += 1;
       continue;
     }
-    if ((m[4] ?? "").length !== 4 && (m[4] ?? "").length !== 2) continue;
+    const yearDigits = (m[4] ?? "").length;
+    // A misread clock time ("11.14.9060") is no date: its "year" must be one.
+    if (yearDigits !== 2 && !(yearDigits === 4 && isYear(c))) continue;
     if (a > 12 && a <= 31 && b >= 1 && b <= 12) votes.DMY += 1;
-    else if (b > 12 && b <= 31 && a >= 1 && a <= 12) votes.MDY += 1;
+    // Month-first dates are written with slashes or dashes; a dotted triple with a middle part over 12 is a clock
+    // time (11.14.00), which would otherwise turn a day-first page month-first.
+    else if (b > 12 && b <= 31 && a >= 1 && a <= 12 && m[2] !== ".") votes.MDY += 1;
   }
   return votes;
+}
+
+function isYear(value: number): boolean {
+  return value >= MIN_YEAR && value <= MAX_YEAR;
 }
 
 function decimalEvidence(text: string): { comma: number; dot: number } {

@@ -4,9 +4,11 @@
  * `months.ts` ("11 Jan 2019", "Jan 11, 2019", "11. Januar 2019", "3 de marzo de 2024", "03-MAR-2018", "11JAN19").
  * Textual parsing is hand-rolled on a month table rather than chrono-node: chrono finds dates *inside* prose, guesses
  * missing parts from today's date and has no Malay, while here the whole string must be one complete date.
+ * Scans misread digits and letters: a date with one impossible part ("61/03/18") or a month name one letter off
+ * ("14/dun/2017") is read when exactly one OCR confusion explains it, and flagged `repaired` so scorers trust it less.
  */
 import type { DateOrder, LocaleHints } from "./locale.js";
-import { isWeekday, monthNumber } from "./months.js";
+import { fuzzyMonthNumber, isWeekday, monthNumber } from "./months.js";
 import { fold, trimEdges } from "./trim.js";
 
 export interface ParsedDate {
@@ -15,6 +17,8 @@ export interface ParsedDate {
   /** True when day <= 12 and month <= 12 and the order came from the hints or the day-first default. */
   ambiguous: boolean;
   order: DateOrder | "text";
+  /** Present when the date only reads after undoing an OCR misreading ("61/03/18", "14/dun/2017"). */
+  repaired?: true;
 }
 
 export const MIN_YEAR = 1970;
@@ -45,8 +49,107 @@ function repairDigits(token: string): string {
   return token.replace(/[Oo]/g, "0").replace(/[Il|]/g, "1");
 }
 
-const NUMERIC = /^([\dOoIl|]{1,4}) ?([./-]) ?([\dOoIl|]{1,2}) ?\2 ?([\dOoIl|]{1,4})$/;
+/**
+ * What OCR prints for a digit it misreads, reversed: the digits each printed character may stand for. Closed and
+ * half-closed loops swap among themselves (0/6/8/9, 3/8, 5/6), strokes among themselves (1/7); Z, S and B are
+ * letters read for 2, 5 and 8, and "?" is a digit the engine could not read at all.
+ */
+const MISREAD_DIGITS: Readonly<Record<string, string>> = {
+  "0": "689",
+  "1": "7",
+  "3": "8",
+  "5": "6",
+  "6": "058",
+  "7": "1",
+  "8": "0369",
+  "9": "08",
+  Z: "2",
+  z: "2",
+  S: "5",
+  B: "8",
+  "?": "0123456789",
+};
+
+const PART = "[\\dOoIl|ZzSB?]";
+const NUMERIC = new RegExp(`^(${PART}{1,4}) ?([./-]) ?(${PART}{1,2}) ?\\2 ?(${PART}{1,4})$`);
 const COMPACT = /^(\d{4})(\d{2})(\d{2})$/;
+
+type Role = "day" | "month" | "year";
+type Parts = readonly [string, string, string];
+
+const ROLES: Readonly<Record<DateOrder, readonly [Role, Role, Role]>> = {
+  DMY: ["day", "month", "year"],
+  MDY: ["month", "day", "year"],
+  YMD: ["year", "month", "day"],
+};
+
+/** The order the parts are printed in, from their widths and the hints (day first without one), or null. */
+function layoutOf([first, , third]: Parts, hints: LocaleHints): DateOrder | null {
+  if (first.length === 4 || (hints.dateOrder === "YMD" && first.length === 2 && third.length <= 2)) return "YMD";
+  if (first.length > 2 || (third.length !== 2 && third.length !== 4)) return null;
+  return hints.dateOrder === "MDY" ? "MDY" : "DMY";
+}
+
+function isoOf(parts: Parts, order: DateOrder): string | null {
+  if (!parts.every((part) => /^\d+$/.test(part))) return null;
+  const roles = ROLES[order];
+  const value = (role: Role) => parts[roles.indexOf(role)] ?? "";
+  return isoDate(fullYear(value("year")), Number(value("month")), Number(value("day")));
+}
+
+/** Day and month could be swapped: the order came from the hints, not from the numbers. */
+function isAmbiguous([first, second, third]: Parts, order: DateOrder): boolean {
+  if (order === "YMD") return first.length === 2 && Number(second) <= 12 && Number(third) <= 12;
+  return Number(first) <= 12 && Number(second) <= 12;
+}
+
+/** Reads digits as printed; a day over 12 decides the order whatever the hints say (25/03 is never MDY). */
+function readPrinted(parts: Parts, layout: DateOrder): ParsedDate | null {
+  const [a, b] = [Number(parts[0]), Number(parts[1])];
+  const order = layout !== "YMD" && (a > 12 || b > 12) ? (a > 12 ? "DMY" : "MDY") : layout;
+  const iso = isoOf(parts, order);
+  return iso === null ? null : { iso, ambiguous: isAmbiguous(parts, order), order };
+}
+
+/** A part that cannot be what its position says: not all digits, no day 1..31, no month 1..12, no 19xx/20xx year. */
+function outOfRange(part: string, role: Role): boolean {
+  if (!/^\d+$/.test(part)) return true;
+  const value = Number(part);
+  if (role === "day") return value < 1 || value > 31;
+  if (role === "month") return value < 1 || value > 12;
+  return part.length === 4 && (value < 1900 || value > 2099);
+}
+
+/** Every way of reading one character of `part` as another digit (see MISREAD_DIGITS). */
+function misreadings(part: string): string[] {
+  return [...part].flatMap((char, index) =>
+    [...(MISREAD_DIGITS[char] ?? "")].map((digit) => part.slice(0, index) + digit + part.slice(index + 1)),
+  );
+}
+
+/**
+ * "61/03/18", "12-02-2618", "69/10/2017": exactly one part is impossible for its position (in the hinted order,
+ * since its numbers no longer say which is the day), and undoing one OCR digit confusion in it gives a real date.
+ * Only a single such reading is taken: "00/01/2024" could be the 6th, 8th or 9th and stays unread. Parts in range
+ * are never touched, so a valid date is never "repaired" into another one.
+ */
+function readRepaired(parts: Parts, layout: DateOrder): ParsedDate | null {
+  const roles = ROLES[layout];
+  const broken = parts.flatMap((part, index) => (outOfRange(part, roles[index] ?? "year") ? [index] : []));
+  const [index] = broken;
+  if (broken.length !== 1 || index === undefined) return null;
+  const readings = new Map<string, ParsedDate>();
+  for (const variant of misreadings(parts[index] ?? "")) {
+    const fixed: Parts = [
+      index === 0 ? variant : parts[0],
+      index === 1 ? variant : parts[1],
+      index === 2 ? variant : parts[2],
+    ];
+    const iso = isoOf(fixed, layout);
+    if (iso !== null) readings.set(iso, { iso, ambiguous: isAmbiguous(fixed, layout), order: layout, repaired: true });
+  }
+  return readings.size === 1 ? ([...readings.values()][0] ?? null) : null;
+}
 
 function parseNumeric(text: string, hints: LocaleHints): ParsedDate | null {
   const compact = COMPACT.exec(text);
@@ -56,27 +159,12 @@ function parseNumeric(text: string, hints: LocaleHints): ParsedDate | null {
   }
   const match = NUMERIC.exec(text);
   if (match === null) return null;
-  const [first, second, third] = [match[1], match[3], match[4]].map((part) => repairDigits(part ?? ""));
-  if (first === undefined || second === undefined || third === undefined) return null;
-  if (!/^\d+$/.test(first + second + third)) return null;
-  if (first.length === 4 || (hints.dateOrder === "YMD" && first.length === 2 && third.length <= 2)) {
-    const iso = isoDate(fullYear(first), Number(second), Number(third));
-    if (iso === null) return null;
-    const ambiguous = first.length === 2 && Number(second) <= 12 && Number(third) <= 12;
-    return { iso, ambiguous, order: "YMD" };
-  }
-  if (first.length > 2 || (third.length !== 2 && third.length !== 4)) return null;
-  const a = Number(first);
-  const b = Number(second);
-  const year = fullYear(third);
-  if (a > 12 || b > 12) {
-    const order: DateOrder = a > 12 ? "DMY" : "MDY";
-    const iso = order === "DMY" ? isoDate(year, b, a) : isoDate(year, a, b);
-    return iso === null ? null : { iso, ambiguous: false, order };
-  }
-  const order: DateOrder = hints.dateOrder === "MDY" ? "MDY" : "DMY";
-  const iso = order === "DMY" ? isoDate(year, b, a) : isoDate(year, a, b);
-  return iso === null ? null : { iso, ambiguous: true, order };
+  const parts: Parts = [repairDigits(match[1] ?? ""), repairDigits(match[3] ?? ""), repairDigits(match[4] ?? "")];
+  // A part without a single digit ("SB", "??") is a word or noise, not a misread number.
+  if (!parts.every((part) => /\d/.test(part))) return null;
+  const layout = layoutOf(parts, hints);
+  if (layout === null) return null;
+  return readPrinted(parts, layout) ?? readRepaired(parts, layout);
 }
 
 /** Words that sit between the parts of a written date: "3 de marzo de 2024", "the 3rd of March", "le 3 mars". */
@@ -98,14 +186,21 @@ function parseTextual(text: string): ParsedDate | null {
   const repaired = tokens.map((token) => repairDigits(token));
   const monthAt = repaired.findIndex((token) => !/^\d+$/.test(token));
   if (monthAt < 0 || repaired.some((token, index) => index !== monthAt && !/^\d+$/.test(token))) return null;
-  const month = monthNumber(repaired[monthAt] ?? "");
+  const word = repaired[monthAt] ?? "";
+  const exact = monthNumber(word);
+  // A misread month is only trusted between day and year ("14/dun/2017"), where nothing else is ever printed; in
+  // front it is too often a word that precedes a number ("Doc 12/2018").
+  const month = exact ?? (monthAt === 1 ? fuzzyMonthNumber(word) : null);
   if (month === null) return null;
   const numbers = repaired.filter((_, index) => index !== monthAt);
   const [x = "", y = ""] = numbers;
   let iso: string | null = null;
   if (monthAt === 1 && x.length === 4 && y.length <= 2) iso = isoDate(fullYear(x), month, Number(y));
   else if ((monthAt === 1 || monthAt === 0) && x.length <= 2) iso = isoDate(fullYear(y), month, Number(x));
-  return iso === null ? null : { iso, ambiguous: false, order: "text" };
+  if (iso === null) return null;
+  return exact === null
+    ? { iso, ambiguous: false, order: "text", repaired: true }
+    : { iso, ambiguous: false, order: "text" };
 }
 
 /** Parses the whole string as one date, or returns null. See the module comment for the forms. */

@@ -76,3 +76,25 @@ export function monthNumber(word: string): number | null {
 export function isWeekday(word: string): boolean {
   return WEEKDAYS.has(fold(word));
 }
+
+/**
+ * A month name OCR misread by one letter ("14/dun/2017" -> jun), for words of three letters or more that are no
+ * month as printed. Every known name or prefix of the word's length that differs in exactly one letter is a reading;
+ * the word is taken only when all readings agree on one month: "Mat" could be mar or may and stays unread.
+ */
+export function fuzzyMonthNumber(word: string): number | null {
+  const folded = fold(word);
+  if (folded.length < MIN_PREFIX || !/^\p{L}+$/u.test(folded) || BY_PREFIX.has(folded)) return null;
+  const months = new Set<number>();
+  for (const [known, month] of BY_PREFIX) {
+    if (known.length === folded.length && differsByOneLetter(known, folded)) months.add(month);
+  }
+  const [month] = months;
+  return months.size === 1 && month !== undefined && month !== 0 ? month : null;
+}
+
+function differsByOneLetter(a: string, b: string): boolean {
+  let differences = 0;
+  for (let i = 0; i < a.length && differences < 2; i++) if (a[i] !== b[i]) differences++;
+  return differences === 1;
+}
