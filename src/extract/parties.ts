@@ -575,6 +575,77 @@ function isCompanyLine(text: string): boolean {
   );
 }
 
+/** Short words that belong in names ("Taste of the World", "Café de la Gare", "Bäckerei am Markt"). */
+const NAME_PARTICLES = new Set(
+  [
+    "of",
+    "de",
+    "la",
+    "le",
+    "el",
+    "du",
+    "da",
+    "di",
+    "am",
+    "an",
+    "im",
+    "en",
+    "et",
+    "y",
+    "e",
+    "i",
+    "o",
+    "a",
+    "b",
+    "to",
+    "at",
+    "by",
+  ].map(fold),
+);
+
+/**
+ * Tokens of a name that OCR made of a logo or dirt: signs ("©", "}", "=") and one- or two-letter words that are no
+ * particle or legal form ("C MRT", "TQ FOR ..."). Printed names rarely carry them, so each makes the name doubtful.
+ */
+function strayTokens(name: string): number {
+  return name
+    .split(/\s+/)
+    .filter(
+      (t) =>
+        isGarbageToken(t) ||
+        /^[^\p{L}\d&(]+$/u.test(t) ||
+        (/^\p{L}{1,2}$/u.test(t) && !NAME_PARTICLES.has(fold(t)) && !BUSINESS_WORDS.has(fold(t))),
+    ).length;
+}
+
+/** Quotes, bars and question marks OCR puts before or after a name ("“SWC ENTERPRISE", "BHPETROL PERMAS JAYA ?"). */
+function withoutStraySigns(name: string): string {
+  return name.replace(/^[\s“”"'‘’`|~*•·»«,.;:!?_—–-]+/u, "").replace(/[\s“”"‘`|~*•·»«,;:!?_—–-]+$/u, "");
+}
+
+/**
+ * An upper-case name or address line with a short lower-case word before or after it ("PRINT EXPERT SDN BHD beg",
+ * "i 40000 SHAH ALAM"): OCR read a speck or a logo edge as that word. Legal forms stay ("ACME Co"), and so does a
+ * capitalised word ("Fy EAGLE"), more likely a misread initial; particles only ever stand inside ("TASTE of THE").
+ */
+function withoutCaseStrays(name: string): string {
+  const words = name.split(" ");
+  const upper = words.filter((w) => letterCount(w) >= 2 && w === w.toUpperCase()).length;
+  if (upper < 2) return name;
+  const stray = (w: string | undefined) =>
+    w !== undefined &&
+    w === w.toLowerCase() &&
+    digitCount(w) === 0 &&
+    letterCount(w) > 0 &&
+    letterCount(w) <= 3 &&
+    !BUSINESS_WORDS.has(fold(w));
+  let start = 0;
+  let end = words.length;
+  while (start < end - 1 && stray(words[start])) start++;
+  while (end > start + 1 && stray(words[end - 1])) end--;
+  return words.slice(start, end).join(" ");
+}
+
 /** Phrases of till-receipt chatter that are never the shop's name. */
 const CHATTER =
   /\b(thank|thanks|welcome|visit|again|order number|your order|cashier|table|pax|member|customer copy)\b/i;
@@ -590,7 +661,6 @@ export function merchant(layout: Layout): PartyDecision {
   if (!page) return none;
   const limit = Math.min(page.rows.length, 12);
   const rowWords = (r: number) => trimNoise(rowSegments(page, r).flatMap((s) => s.words));
-  const textOf = (words: readonly Word[]) => collapseSpaces(words.map((w) => w.text).join(" "));
   let best: { row: number; score: number } | null = null;
   for (let r = 0; r < limit; r++) {
     const segs = rowSegments(page, r);
@@ -598,8 +668,8 @@ export function merchant(layout: Layout): PartyDecision {
     // reads as an address is judged on all of it (a postcode is no registration number).
     const all = rowWords(r);
     const words = dropTrailingRegistration(all);
-    const text = textOf(words);
-    const fullText = textOf(all);
+    const text = wordsText(words);
+    const fullText = wordsText(all);
     if (isGeneric(text) || isStopLine(segs) || isRegistrationLine(text) || REGISTRATION.test(text)) continue;
     const height = Math.max(...segs.map((s) => s.height)) / (page.medianHeight || 1);
     const score =
@@ -613,9 +683,9 @@ export function merchant(layout: Layout): PartyDecision {
   }
   if (!best) return none;
   const nameRows = [best.row];
-  const current = textOf(rowWords(best.row));
-  const previous = best.row > 0 ? textOf(rowWords(best.row - 1)) : "";
-  const next = textOf(rowWords(best.row + 1));
+  const current = wordsText(rowWords(best.row));
+  const previous = best.row > 0 ? wordsText(rowWords(best.row - 1)) : "";
+  const next = wordsText(rowWords(best.row + 1));
   const onlySuffix =
     COMPANY_SUFFIX.test(current) && current.split(" ").length <= 4 && /^(sdn|bhd|co|s\/b|\(m\))/i.test(current);
   // A name broken over two lines: "POPULAR BOOK" + "CO. (M) SDN BHD", or "NANDO'S ..." + "SDN BHD".
@@ -631,46 +701,220 @@ export function merchant(layout: Layout): PartyDecision {
   }
   // A registration number printed after the name, "(139386 X)", is not part of it.
   const nameWords = dropLeadingLabel(dropTrailingRegistration(nameRows.flatMap((r) => rowWords(r))));
-  const name = scoredOf(lettersForSigns(collapseSpaces(repairLegalForm(nameWords).join(" "))), best.score, nameWords);
+  const nameText = withoutStraySigns(
+    withoutCaseStrays(lettersForSigns(collapseSpaces(repairLegalForm(nameWords).join(" ")))),
+  );
+  const name = scoredOf(nameText, best.score - 0.8 * Math.min(strayTokens(nameText), 3), nameWords);
 
-  const addressLines: string[] = [];
-  const addressWords: Word[] = [];
-  const last = nameRows[nameRows.length - 1] ?? best.row;
-  for (let r = last + 1; r < Math.min(page.rows.length, last + 10) && addressLines.length < 5; r++) {
-    const segs = rowSegments(page, r);
-    const words = rowWords(r);
-    const text = textOf(words);
-    // Specks and rule lines read as "|", ".", "-" between the lines of an address neither end nor join it.
-    if (letterCount(text) + digitCount(text) === 0) continue;
-    const skip =
-      isStopLine(segs) ||
-      isRegistrationLine(text) ||
-      REGISTRATION.test(text) ||
-      isGeneric(text) ||
-      /^\(.*\)$/.test(text) ||
-      /\d{8,}/.test(text.replace(/[\s-]/g, "")) ||
-      isCompanyLine(text);
-    if (skip) {
-      if (addressLines.length > 0) break;
+  const below = (nameRows[nameRows.length - 1] ?? best.row) + 1;
+  // Some receipts print the address above the name they end up chosen for (a shop's address, then "Owned by: ...").
+  const above = addressRuns(page, 0, nameRows[0] ?? best.row, rowWords).map((run) => ({ run, penalty: 0.5 }));
+  const runs = [...addressRuns(page, below, below + 10, rowWords).map((run) => ({ run, penalty: 0 })), ...above];
+  const address = runs.reduce<Scored | null>((top, { run, penalty }) => {
+    const candidate = scoredOf(joinAddress(run.lines), addressEvidence(run) - penalty, run.lineWords.flat());
+    return !top || candidate.score > top.score ? candidate : top;
+  }, null);
+  return { name: { family: "name", best: name }, address: { family: "address", best: address } };
+}
+
+function wordsText(words: readonly Word[]): string {
+  return collapseSpaces(words.map((w) => w.text).join(" "));
+}
+
+/** A run of consecutive address lines under a receipt's name. */
+interface AddressRun {
+  lines: string[];
+  lineWords: Word[][];
+  /** Rows between the name and the run: a shop's address is printed right under its name. */
+  gap: number;
+}
+
+/** Words of till chatter and document fields that never occur in an address ("PREPAY CHIT NUMBER", "Slip No"). */
+const NOT_ADDRESS =
+  /\b(number|nummer|num[eé]ro|n[uú]mero|chit|slip|counter|cashier|kasse|caisse|caja|kassa|receipt|invoice|rechnung|facture|factura|factuur)\b/i;
+
+/** Branch and licence lines printed between a trading name and its address ("Damansara Utama Outlet"). */
+const BRANCH =
+  /\b(outlet|branch|licen[cs]ee|franchisee|filiale|niederlassung|zweigstelle|succursale|agence|sucursal|vestiging|filiaal|cawangan)\b/i;
+
+/**
+ * The first line of a run that names the shop rather than locating it: a branch or licensee line, or a possessive
+ * trading name without a street word ("Nando's 1 Mont Kiara").
+ */
+function isTradingLine(text: string): boolean {
+  if (STREET.test(text) && !BRANCH.test(text)) return false;
+  return BRANCH.test(text) || /\p{L}['’]s\b/iu.test(text);
+}
+
+/** "Site: 1046", "Store: 12": a short label with a bare number is no address line; "No: 12, Jalan ..." is one. */
+function isLabelledNumber(text: string): boolean {
+  const m = /^(\p{L}[\p{L} ]{0,15}?)\s?:\s*[A-Z]{0,2}\d+[A-Z]?$/iu.exec(text.trim());
+  return m !== null && !STREET.test(m[1] ?? "");
+}
+
+/**
+ * The words of a line before a contact label inside it ("91750 Johor Bahru, Johor. Tel No.: 07-387 3322"), when they
+ * read as an address line; otherwise the whole line, which then ends the address as a contact line.
+ */
+function beforeContact(words: readonly Word[]): Word[] {
+  const cut = words.findIndex((w, i) => {
+    if (i === 0) return false;
+    const roles = (LABELS.get(fold(w.text)) ?? []).map((e) => e.role);
+    if (!roles.includes("contact")) return false;
+    const next = words[i + 1]?.text ?? "";
+    return /[:.]$/.test(w.text) || /^[:+(\d]/.test(next) || /^(no|nr)\b/i.test(next);
+  });
+  if (cut <= 0) return [...words];
+  const kept = words.slice(0, cut);
+  const text = wordsText(kept);
+  return hasPostcode(text) || STREET.test(text) || isCountry(text) ? kept : [...words];
+}
+
+/** A web address OCR broke apart ("wwe .moonl ightcake . com"): no address line. */
+const WEB = /(^|\s)(www?e?|https?)\b|\.\s?(com|net|org)\b/i;
+
+/**
+ * Lines under a name that are never part of its address: contacts, ids and registration numbers ("SA0127959-D"),
+ * headings, labels waiting for their value ("Owned By:", "PASARAYA ... :"), the operator's legal name...
+ */
+function isNonAddressLine(segs: readonly Segment[], text: string): boolean {
+  return (
+    isStopLine(segs) ||
+    isRegistrationLine(text) ||
+    REGISTRATION.test(text) ||
+    isGeneric(text) ||
+    /^\(.*\)$/.test(text) ||
+    /\d{8,}/.test(text.replace(/[\s-]/g, "")) ||
+    isCompanyLine(text) ||
+    isLabelledNumber(text) ||
+    /:\s*$/.test(text) ||
+    text.split(/[\s,]+/).some((t) => /^\(?[A-Z]{0,3}\d{6,}-?[A-Z]\)?$/i.test(t)) ||
+    NOT_ADDRESS.test(text) ||
+    WEB.test(text) ||
+    CHATTER.test(text)
+  );
+}
+
+/** "56000 Kuala Lumpur, Malaysia": a line ending on a country ends the address. */
+function endsWithCountry(text: string): boolean {
+  const parts = text.split(/[,.]\s*/).filter((p) => p.trim() !== "");
+  const last = parts[parts.length - 1];
+  return isCountry(text) || (parts.length > 1 && last !== undefined && isCountry(last));
+}
+
+/**
+ * Whether `text` no longer belongs to the address of `lines`: after a country nothing does, and after the postcode
+ * line only a country or one short region line ("Selangor", "Darul Ehsan") does, never a line with digits.
+ */
+function closesAddress(lines: readonly string[], text: string): boolean {
+  if (lines.some(endsWithCountry)) return true;
+  const postcode = lines.findIndex(hasPostcode);
+  if (postcode < 0 || isCountry(text)) return false;
+  if (digitCount(text) > 0 || postcode < lines.length - 1) return true;
+  const tokens = text.split(/\s+/);
+  return tokens.length > 4 || letterCount(text) < 3 || tokens.some(isGarbageToken);
+}
+
+/**
+ * The words of row `r` that can be an address line (none for specks), or null when the row cannot be one: the whole
+ * row, the part before a contact label inside it, or its first column when the columns beside it hold a phone number
+ * or an e-mail address ("NO. 9, JALAN 16/11, ..." | "Careline : 1800 88 1231").
+ */
+function addressLine(page: PageLayout, r: number, rowWords: (row: number) => Word[]): Word[] | null {
+  const segs = rowSegments(page, r);
+  const whole = beforeContact(rowWords(r));
+  const text = wordsText(whole);
+  if (letterCount(text) + digitCount(text) === 0) return [];
+  if (!isNonAddressLine(segs, text)) return whole;
+  const first = segs[0];
+  if (segs.length < 2 || !first) return null;
+  const left = beforeContact(trimNoise(first.words));
+  return isNonAddressLine([first], wordsText(left)) ? null : left;
+}
+
+/**
+ * Runs of address lines in the ten rows under the name (at most three runs of five lines): lines that cannot be
+ * address lines separate runs, specks between lines do not. Each run is scored on its own (addressEvidence), so a
+ * registration number misread as text above the address no longer stands in for it.
+ */
+function addressRuns(page: PageLayout, first: number, end: number, rowWords: (row: number) => Word[]): AddressRun[] {
+  const runs: AddressRun[] = [];
+  let run: AddressRun | null = null;
+  const close = () => {
+    if (run && run.lines.length > 0) runs.push(withoutTradingLine(run));
+    run = null;
+  };
+  for (let r = first; r < Math.min(page.rows.length, end) && runs.length < 3; r++) {
+    const words = addressLine(page, r, rowWords);
+    if (words === null) {
+      close();
       continue;
     }
-    const previous = addressLines[addressLines.length - 1];
-    if (previous && ((hasPostcode(previous) && !isCountry(text) && digitCount(text) > 0) || isCountry(previous))) break;
-    addressLines.push(text);
-    addressWords.push(...words);
+    // Specks and rule lines read as "|", ".", "-" between the lines of an address neither end nor join it.
+    if (words.length === 0) continue;
+    const text = withoutCaseStrays(wordsText(words));
+    const current: AddressRun = run ?? { lines: [], lineWords: [], gap: r - first };
+    if (closesAddress(current.lines, text) || current.lines.length >= 5) {
+      close();
+      run = { lines: [text], lineWords: [words], gap: r - first };
+      continue;
+    }
+    current.lines.push(text);
+    current.lineWords.push(words);
+    run = current;
   }
-  const addressText = joinAddress(addressLines);
-  const addressScore =
-    addressLines.length === 0
-      ? 0
-      : 0.5 + 0.25 * Math.min(addressLines.length, 3) + (digitCount(addressText) > 0 ? 0.5 : -0.5);
-  return {
-    name: { family: "name", best: name },
-    address: {
-      family: "address",
-      best: addressLines.length > 0 ? scoredOf(addressText, addressScore, addressWords) : null,
-    },
-  };
+  close();
+  return runs;
+}
+
+function withoutTradingLine(run: AddressRun): AddressRun {
+  const [first, ...rest] = run.lines;
+  if (first === undefined || rest.length === 0 || !isTradingLine(first)) return run;
+  return { lines: rest, lineWords: run.lineWords.slice(1), gap: run.gap + 1 };
+}
+
+/** Signs OCR makes of specks and misread letters, inside or around a token ("$1150", "§1700", "7’4", "Sela:igor"). */
+function isGarbageToken(token: string): boolean {
+  return /[$§£€¥!?|{}[\]<>«»“”"~^*_=+\\@]/.test(token) || /\p{L}[:;]\p{L}|\d[’‘']\d/u.test(token);
+}
+
+/** Street words closing a compound ("Goethestraße", "Lindenallee", "Keizersgracht"): STREET matches words only. */
+const STREET_SUFFIX =
+  /\p{L}(stra(ss|ß)e|str\.|weg|gasse|platz|allee|damm|ufer|straat|laan|gracht|plein|kade|singel)\b/iu;
+
+/**
+ * A postcode in one of the last two lines: an address block ends on its postcode and town (or country). OCR's case
+ * slips in British-style codes ("Qx15 7WI") do not make them less of a postcode.
+ */
+function endsOnPostcode(lines: readonly string[]): boolean {
+  return lines
+    .slice(-2)
+    .some((l) => /(^|[\s,.])\d{4,6}(?=[\s,.]|$)/.test(l) || /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/i.test(l));
+}
+
+/**
+ * Raw score of an address run: how much it reads like an address (lines, digits, a street word, a closing postcode)
+ * less what OCR made doubtful (garbage tokens, words it was unsure of), prices (item lines) and its distance from the
+ * name. The mean OCR confidence is weighed by the calibration curve; doubtful words count apart from it because one
+ * misread word makes the whole address wrong however well the rest was read.
+ */
+function addressEvidence(run: AddressRun): number {
+  const text = joinAddress(run.lines);
+  const tokens = text.split(/[\s,]+/).filter((t) => t !== "");
+  const garbage = tokens.filter(isGarbageToken).length;
+  const prices = tokens.filter((t) => /^\d+[.,]\d{2,4}$/.test(t)).length;
+  const doubtful = run.lineWords.flat().filter((w) => w.confidence < 0.5).length;
+  return (
+    0.5 +
+    0.25 * Math.min(run.lines.length, 3) +
+    (digitCount(text) > 0 ? 0.5 : -0.5) +
+    (endsOnPostcode(run.lines) ? 0.3 : 0) +
+    (STREET.test(text) || STREET_SUFFIX.test(text) ? 0.2 : 0) -
+    0.4 * Math.min(garbage, 3) -
+    0.25 * Math.min(doubtful, 4) -
+    0.5 * Math.min(prices, 2) -
+    0.15 * run.gap
+  );
 }
 
 /** Lines of a block starting at `row` in the column of `x0`: left-aligned, no big vertical gap. */

@@ -1,0 +1,178 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Document, Line, Word } from "../../src/document/model.js";
+import { buildLayout } from "../../src/extract/layout.js";
+import { merchant } from "../../src/extract/parties.js";
+
+/**
+ * The top of a till receipt as OCR delivers it: one left-aligned Line per row at row index * 18 px, words 8 px per
+ * character wide. A row is its text, or [text, confidence] for words OCR doubted.
+ */
+function receipt(rows: Array<string | [string, number]>): Document {
+  const width = 400;
+  const height = 18 * rows.length + 40;
+  const words: Word[] = [];
+  const lines: Line[] = [];
+  rows.forEach((row, r) => {
+    const [text, confidence] = typeof row === "string" ? [row, 0.95] : row;
+    const y0 = (20 + r * 18) / height;
+    const y1 = (32 + r * 18) / height;
+    const ids: number[] = [];
+    let cursor = 40;
+    for (const token of text.split(" ")) {
+      const w = token.length * 8;
+      words.push({
+        id: words.length,
+        text: token,
+        box: { x0: cursor / width, y0, x1: (cursor + w) / width, y1 },
+        source: "ocr",
+        confidence,
+      });
+      ids.push(words.length - 1);
+      cursor += w + 8;
+    }
+    lines.push({ wordIds: ids, box: { x0: 40 / width, y0, x1: (cursor - 8) / width, y1 } });
+  });
+  return { type: "jpeg", pages: [{ pageNum: 1, width, height, source: "ocr", words, lines }] };
+}
+
+/** Rows a receipt prints under its header: they end the address and are never part of it. */
+const FOOTER = ["TEL: 03-8734 1234", "TAX INVOICE", "Date: 11/01/2019 14:05", "BREAD 1 2.50", "TOTAL 2.50"];
+
+function party(rows: Array<string | [string, number]>) {
+  return merchant(buildLayout(receipt([...rows, ...FOOTER])));
+}
+
+describe("merchant address", () => {
+  it("stops after the postcode line and its region, before a till line without digits", () => {
+    const { address } = party([
+      "BLUE LEAF TRADING LTD",
+      "LOT 5, MAPLE ROAD",
+      "12345 SPRINGFIELD",
+      "PREPAY CHIT NUMBER",
+      "57361",
+    ]);
+    assert.equal(address.best?.value, "LOT 5, MAPLE ROAD, 12345 SPRINGFIELD");
+  });
+
+  it("keeps one region line after the postcode, then stops at the next", () => {
+    const { address } = party(["BLUE LEAF TRADING LTD", "12 MAPLE ROAD", "40150 HILLTOWN", "NORTH PROVINCE", "SOUTH"]);
+    assert.equal(address.best?.value, "12 MAPLE ROAD, 40150 HILLTOWN, NORTH PROVINCE");
+  });
+
+  it("drops a branch or possessive trading-name line above the street line", () => {
+    const branch = party(["Corner Books Ltd", "Westfield Outlet", "No.41G, Market Road", "47400 Eastville"]);
+    assert.equal(branch.address.best?.value, "No.41G, Market Road, 47400 Eastville");
+    const possessive = party(["Chicken House Ltd", "Tony's 1 Riverside", "Unit G-13, Ground Floor", "50480 Lakeside"]);
+    assert.equal(possessive.address.best?.value, "Unit G-13, Ground Floor, 50480 Lakeside");
+  });
+
+  it("ends on a line closing with a country", () => {
+    const { address } = party(["BLUE LEAF TRADING LTD", "Hauptstraße 8", "10115 Berlin, Germany", "CITY MALL"]);
+    assert.equal(address.best?.value, "Hauptstraße 8, 10115 Berlin, Germany");
+  });
+
+  it("keeps the address part of a line that goes on with a phone number", () => {
+    const { address } = party([
+      "BLUE LEAF TRADING LTD",
+      "No.1, Maple Road 10/5",
+      "81750 Hilltown. Tel No.: 07-387 3322",
+    ]);
+    assert.equal(address.best?.value, "No.1, Maple Road 10/5, 81750 Hilltown.");
+  });
+
+  it("skips a labelled site number and a broken web address", () => {
+    const { address } = party([
+      "SUN PETROL LTD",
+      "Site: 1046",
+      "176 MAPLE ROAD",
+      "57100 HILLTOWN",
+      "wwe .sunpetrol . com",
+    ]);
+    assert.equal(address.best?.value, "176 MAPLE ROAD, 57100 HILLTOWN");
+  });
+
+  it("prefers the block that reads as an address over a garbled line right under the name", () => {
+    const { address } = party([
+      "POPULAR BOOK CO. LTD",
+      ["(COmmNGs es I S825-W", 0.3],
+      "(GST Reg No. 001492992000)",
+      "No 8 Maple Road 7/118B, Green Park",
+      "56000 Hilltown",
+    ]);
+    assert.equal(address.best?.value, "No 8 Maple Road 7/118B, Green Park, 56000 Hilltown");
+  });
+
+  it("scores an address with misread signs and doubtful words below a clean one", () => {
+    const clean = party(["BLUE LEAF TRADING LTD", "NO 4, MAPLE ROAD 10", "81700 HILLTOWN"]).address.best;
+    const garbled = party(["BLUE LEAF TRADING LTD", ["NO 4, MAPLE R0AD 10", 0.4], "§1700 HILLT$WN"]).address.best;
+    assert.ok(clean && garbled);
+    assert.ok(clean.score > garbled.score + 0.5, `${clean.score} vs ${garbled.score}`);
+  });
+
+  it("scores item lines with prices below a street address", () => {
+    const items = party(["BLUE LEAF TRADING LTD", "TAX INVOICE", "BRIEF CARD 1 X 3.9000 3.90"]).address.best;
+    const street = party(["BLUE LEAF TRADING LTD", "12 MAPLE ROAD", "40150 HILLTOWN"]).address.best;
+    assert.ok(street && items && street.score > items.score + 1);
+  });
+});
+
+describe("merchant address around the name", () => {
+  it("reads the address column of a row whose other column is a phone line", () => {
+    const width = 400;
+    const doc = receipt(["BLUE LEAF TRADING LTD", "UNIT 105, BLOCK A,", "NO. 9, MAPLE ROAD", ...FOOTER]);
+    const page = doc.pages[0];
+    assert.ok(page);
+    // A second column on the row of the street line: "Careline : 1800 88 1231".
+    const row = page.lines[2];
+    assert.ok(row);
+    const y = { y0: row.box.y0, y1: row.box.y1 };
+    for (const [i, text] of ["Careline", ":", "1800", "88", "1231"].entries()) {
+      const x0 = (250 + i * 30) / width;
+      page.words.push({
+        id: page.words.length,
+        text,
+        box: { x0, x1: x0 + 24 / width, ...y },
+        source: "ocr",
+        confidence: 0.95,
+      });
+      row.wordIds.push(page.words.length - 1);
+    }
+    row.box = { ...row.box, x1: (250 + 5 * 30) / width };
+    const { address } = merchant(buildLayout(doc));
+    assert.equal(address.best?.value, "UNIT 105, BLOCK A, NO. 9, MAPLE ROAD");
+  });
+
+  it("takes the address printed above the name when nothing below reads as one", () => {
+    const { address } = party(["NO. 31G, MAPLE ROAD", "40170 HILLTOWN", "Owned By:", "BLUE LEAF SUPPLY LTD"]);
+    assert.equal(address.best?.value, "NO. 31G, MAPLE ROAD, 40170 HILLTOWN");
+  });
+
+  it("leaves out a line carrying a registration number and a speck before an upper-case line", () => {
+    const { address } = party([
+      "BLUE LEAF TRADING LTD",
+      "Co No: SA0127959-D",
+      "LOT 485, MAPLE ROAD",
+      "i 54200 HILL TOWN",
+    ]);
+    assert.equal(address.best?.value, "LOT 485, MAPLE ROAD, 54200 HILL TOWN");
+  });
+});
+
+describe("merchant name", () => {
+  it("drops quotes and bars OCR put around the name", () => {
+    assert.equal(party(["“BLUE LEAF TRADING LTD", "12 MAPLE ROAD"]).name.best?.value, "BLUE LEAF TRADING LTD");
+    assert.equal(party(["BLUE LEAF TRADING LTD |", "12 MAPLE ROAD"]).name.best?.value, "BLUE LEAF TRADING LTD");
+  });
+
+  it("drops a short lower-case speck word beside an upper-case name, not a particle", () => {
+    assert.equal(party(["PRINT EXPERT LTD beg", "12 MAPLE ROAD"]).name.best?.value, "PRINT EXPERT LTD");
+    assert.equal(party(["TASTE of THE WORLD LTD", "12 MAPLE ROAD"]).name.best?.value, "TASTE of THE WORLD LTD");
+  });
+
+  it("scores a name with a stray one-letter token below the same name without it", () => {
+    const clean = party(["BLUE LEAF TRADING", "12 MAPLE ROAD"]).name.best;
+    const stray = party(["Q BLUE LEAF TRADING", "12 MAPLE ROAD"]).name.best;
+    assert.ok(clean && stray && clean.score > stray.score + 0.5, `${clean?.score} vs ${stray?.score}`);
+  });
+});
