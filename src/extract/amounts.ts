@@ -1,14 +1,16 @@
 /**
  * Amount fields. Each printed amount gets a score per role (total, subtotal, tax, amount due) from its nearest label,
  * the labels that rule it out (cash, change, rounding, discount, quantity, unit price), where it sits, how often the
- * same value is printed, and whether it is the largest labelled total. A joint choice then prefers combinations that
- * add up (subtotal + tax = total) and make sense (amount due not above total).
+ * same value is printed, and whether it is the largest labelled total. On receipts the page's own arithmetic checks the
+ * total too (tendered - change, net + tax, tax at the printed rate), which is what survives OCR damage to the total's
+ * own line or label. A joint choice then prefers combinations that add up (subtotal + tax = total) and make sense
+ * (amount due not above total).
  */
 import { type AmountCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
-import type { LabelRole } from "./labels.js";
-import type { Layout } from "./layout.js";
+import { LABELS, type LabelRole } from "./labels.js";
+import type { Layout, Segment } from "./layout.js";
 import { formatAmount } from "./normalise/amount.js";
 
 export type AmountRole = "total" | "subtotal" | "tax" | "amountDue";
@@ -72,6 +74,182 @@ function isRightmost(c: AmountCandidate, all: readonly AmountCandidate[]): boole
   );
 }
 
+/** Two amounts equal to the cent. */
+function sameAmount(a: number, b: number): boolean {
+  return Math.abs(a - b) < 0.005;
+}
+
+/** What a till receipt says was paid: a tendered amount minus the change printed below it, if any. */
+interface Payment {
+  tendered: AmountCandidate;
+  change: AmountCandidate | null;
+  value: number;
+}
+
+const PAYMENTS = new WeakMap<readonly AmountCandidate[], Payment[]>();
+
+/**
+ * Tendered/change pairs of the page. "Change 0.00" counts only right below its tendered line: exact payment (a card,
+ * or cash to the cent) makes the tendered amount the total, but a zero far away is some other zero.
+ */
+function paymentsOf(layout: Layout, all: readonly AmountCandidate[]): Payment[] {
+  const cached = PAYMENTS.get(all);
+  if (cached) return cached;
+  const tendered = all.filter((o) => o.value > 0 && roleStrength(labelsOf(layout, o), ["cash"]) > 0.5);
+  const change = all.filter((o) => o.value >= 0 && roleStrength(labelsOf(layout, o), ["change"]) > 0.5);
+  const found: Payment[] = [];
+  for (const t of tendered) {
+    for (const o of change) {
+      const rows = o.segment.row - t.segment.row;
+      if (o === t || o.segment.pageNum !== t.segment.pageNum || rows <= 0 || o.value >= t.value) continue;
+      if (o.value === 0 && rows > 3) continue;
+      found.push({ tendered: t, change: o, value: Math.round((t.value - o.value) * 100) / 100 });
+    }
+  }
+  // A page with one payment line and no change line at all was paid exactly (a card, or cash to the cent).
+  for (const t of tendered) {
+    const page = (o: { pageNum: number }) => o.pageNum === t.segment.pageNum;
+    const alone = tendered.filter((o) => page(o.segment)).length === 1;
+    if (alone && t.hasDecimals && !layout.segments.some((s) => page(s) && printsChange(s))) {
+      found.push({ tendered: t, change: null, value: t.value });
+    }
+  }
+  PAYMENTS.set(all, found);
+  return found;
+}
+
+/** Whether a segment prints a change label, even one whose amount OCR lost ("Change :"). */
+function printsChange(segment: Segment): boolean {
+  return segment.folded.some((word) => LABELS.get(word)?.some((entry) => entry.role === "change"));
+}
+
+/**
+ * A total that was paid with change but whose own line OCR lost ("TOTAL * UO"): tendered minus change, standing on
+ * the tendered line with the words of both. Only when no printed amount has that value; it carries no label, so a
+ * readable total line still wins.
+ */
+function paidCandidates(layout: Layout, all: readonly AmountCandidate[]): AmountCandidate[] {
+  const out: AmountCandidate[] = [];
+  for (const p of paymentsOf(layout, all)) {
+    const change = p.change;
+    if (!change || change.value === 0 || [...all, ...out].some((o) => sameAmount(o.value, p.value))) continue;
+    out.push({
+      ...p.tendered,
+      words: [...p.tendered.words, ...change.words],
+      value: p.value,
+      normal: formatAmount(p.value),
+      hasDecimals: true,
+      labels: { left: null, above: null },
+    });
+  }
+  return out;
+}
+
+/** Tax rates printed on the page ("GST @ 6%", "MwSt 19 %") and the rows they stand on. */
+interface TaxEvidence {
+  rates: number[];
+  /** Amounts labelled as tax, or standing on a row that prints a rate. */
+  taxes: AmountCandidate[];
+  /** Pairs that add up to a gross amount: net and tax of one rate row, or a labelled subtotal and tax. */
+  pairs: Array<[AmountCandidate, AmountCandidate]>;
+}
+
+const TAX_EVIDENCE = new WeakMap<readonly AmountCandidate[], TaxEvidence>();
+const RATE = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?) ?%/g;
+
+function taxEvidence(layout: Layout, all: readonly AmountCandidate[]): TaxEvidence {
+  const cached = TAX_EVIDENCE.get(all);
+  if (cached) return cached;
+  const rates = new Set<number>();
+  const rateRows = new Set<string>();
+  for (const segment of layout.segments) {
+    for (const match of segment.text.matchAll(RATE)) {
+      const rate = Number((match[1] ?? "").replace(",", "."));
+      if (rate <= 0 || rate > 30) continue;
+      rates.add(rate);
+      rateRows.add(`${segment.pageNum}:${segment.row}`);
+    }
+  }
+  const onRateRow = all.filter(
+    (o) => rateRows.has(`${o.segment.pageNum}:${o.segment.row}`) && o.value > 0 && !rates.has(o.value),
+  );
+  const labelledTax = all.filter((o) => o.value > 0 && roleStrength(labelsOf(layout, o), ["tax"]) > 0.3);
+  const taxes = [...new Set([...labelledTax, ...onRateRow])];
+  const pairs: Array<[AmountCandidate, AmountCandidate]> = [];
+  for (const a of onRateRow) {
+    for (const b of onRateRow) {
+      if (
+        a !== b &&
+        a.box.x0 < b.box.x0 &&
+        a.segment.row === b.segment.row &&
+        a.segment.pageNum === b.segment.pageNum
+      ) {
+        pairs.push([a, b]);
+      }
+    }
+  }
+  const subtotals = all.filter((o) => o.value > 0 && roleStrength(labelsOf(layout, o), ["subtotal"]) > 0.3);
+  for (const s of subtotals) for (const x of labelledTax) if (s !== x) pairs.push([s, x]);
+  const evidence = { rates: [...rates], taxes, pairs };
+  TAX_EVIDENCE.set(all, evidence);
+  return evidence;
+}
+
+/** At rate r the tax is total * r / (100 + r), whether prices include it or not: true when a printed tax says so. */
+function rateFits(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
+  if (c.value <= 0) return false;
+  const { rates, taxes } = taxEvidence(layout, all);
+  return rates.some((r) =>
+    taxes.some((x) => x !== c && sameAmount(Math.round(((c.value * r) / (100 + r)) * 100) / 100, x.value)),
+  );
+}
+
+/** Net plus tax of a rate row, or a labelled subtotal plus tax, is the amount. */
+function netPlusTax(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
+  return taxEvidence(layout, all).pairs.some(([a, b]) => a !== c && b !== c && sameAmount(a.value + b.value, c.value));
+}
+
+/** The payment that says c was paid: tendered minus change, or the tendered amount itself when no change was given. */
+function paymentOf(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): Payment | undefined {
+  return paymentsOf(layout, all).find(
+    (p) =>
+      p.tendered.segment.pageNum === c.segment.pageNum &&
+      sameAmount(p.value, c.value) &&
+      (p.tendered !== c || p.change === null || p.change.value === 0),
+  );
+}
+
+function isPaid(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
+  return paymentOf(layout, c, all) !== undefined;
+}
+
+/** What was paid, or what the printed tax and net amounts add up to: a gross amount by arithmetic. */
+function grossByArithmetic(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
+  return c.value > 0 && (isPaid(layout, c, all) || rateFits(layout, c, all) || netPlusTax(layout, c, all));
+}
+
+/**
+ * A receipt's gross amount printed under a label OCR damaged into a tax label ("Tota! Sales Inclusive GST", "(i
+ * clusive of GST)"): the arithmetic above says it is gross, or the same amount is labelled total elsewhere. A tax is
+ * never the gross amount.
+ */
+function grossAmount(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
+  const labelledTotal = all.some(
+    (o) => o !== c && sameAmount(o.value, c.value) && roleStrength(labelsOf(layout, o), ["total"]) > 0.5,
+  );
+  return (c.value > 0 && labelledTotal) || grossByArithmetic(layout, c, all);
+}
+
+/**
+ * "88. 1?": OCR split the amount after its decimal point and could not read the cents. What parsed ("88.") is only
+ * the front of the amount, so another reading of the total should win.
+ */
+function truncated(c: AmountCandidate): boolean {
+  const last = c.words[c.words.length - 1]?.text ?? "";
+  const next = c.segment.words[c.end]?.text ?? "";
+  return /[.,]$/.test(last) && /^[\dOoIl|?!]/.test(next) && next.length <= 3;
+}
+
 /**
  * Till receipts print the total right above the payment lines (cash, change) and repeat tax summaries after them:
  * an amount just above the first payment line is likely the total, one below it unlikely.
@@ -86,6 +264,16 @@ function paymentContext(layout: Layout, c: AmountCandidate, all: readonly Amount
   if (c.segment.row < first && first - c.segment.row <= 4) score += 0.5;
   if (c.segment.row > first) score -= 0.6;
   if (payments.some((o) => Math.abs(o.value - c.value) < 0.005 && o !== c)) score += 0.3;
+  return score;
+}
+
+/**
+ * What the receipt's other amounts say about a total, with or without payment lines: it follows the rounding line,
+ * it is what was paid, and the printed tax and net amounts add up to it. An OCR slip in the total's digits ("12.48"
+ * for "12.40") breaks those checks; a damaged total line ("TOTAL * UO") leaves them standing.
+ */
+function arithmeticContext(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): number {
+  let score = 0;
   // After a rounding line comes the rounded total that was actually paid.
   const rounding = all.some(
     (o) =>
@@ -95,23 +283,11 @@ function paymentContext(layout: Layout, c: AmountCandidate, all: readonly Amount
       roleStrength(labelsOf(layout, o), ["rounding"]) > 0.5,
   );
   if (rounding) score += 0.5;
-  // Tendered minus change is what was paid: the total, whatever OCR made of the total's own line.
-  const change = all.filter(
-    (o) => o.segment.pageNum === c.segment.pageNum && roleStrength(labelsOf(layout, o), ["change"]) > 0.5,
-  );
-  const paid = payments.some(
-    (tendered) =>
-      tendered !== c &&
-      tendered.value > 0 &&
-      change.some(
-        (o) =>
-          o !== tendered &&
-          o.value > 0 &&
-          o.segment.row > tendered.segment.row &&
-          Math.abs(tendered.value - o.value - c.value) < 0.005,
-      ),
-  );
-  if (paid) score += 1.6;
+  // A payment without a change line is weaker evidence: a change line OCR lost would make it tendered cash.
+  const payment = paymentOf(layout, c, all);
+  if (payment) score += payment.change ? 1.6 : 1;
+  if (rateFits(layout, c, all)) score += 0.5;
+  if (netPlusTax(layout, c, all)) score += 0.4;
   return score;
 }
 
@@ -125,8 +301,15 @@ export function scoreRole(
   const labels = labelsOf(layout, c);
   const own = roleStrength(labels, role === "amountDue" ? ["amountDue"] : [role]);
   const total = role === "amountDue" ? roleStrength(labels, ["total"]) * 0.5 : 0;
-  const other = roleStrength(labels, OTHER_ROLES[role]);
-  const negative = roleStrength(labels, NEGATIVE);
+  // On a receipt a gross amount under a tax label ("GST" also names the tax id) is a total whose label OCR damaged,
+  // and cash tendered with no change is the total paid.
+  const misread = receipt && role === "total" && grossAmount(layout, c, all);
+  const paidInFull = receipt && role === "total" && isPaid(layout, c, all);
+  const other = roleStrength(labels, misread ? ["subtotal"] : OTHER_ROLES[role]);
+  const negative = roleStrength(
+    labels,
+    NEGATIVE.filter((r) => !(misread && r === "taxId") && !(paidInFull && r === "cash")),
+  );
   let score = 2.4 * Math.max(own, total) - 1.6 * Math.max(other, negative) * (own > 0 ? 0.5 : 1);
   // Where amounts are printed with decimals, a bare integer ("within 30 days") is a count, not money.
   if (!c.hasDecimals) score -= receipt || decimalShare(all) > 0.5 ? 1.2 : 0.6;
@@ -134,16 +317,18 @@ export function scoreRole(
   // "4:" is a number that labels what follows (a count, a line number, OCR of a rate), never a printed amount.
   if (/:$/.test(c.words[c.words.length - 1]?.text ?? "")) score -= 1;
   if (Math.abs(c.value) > 1e7) score -= 1.5;
+  if (truncated(c)) score -= 0.8;
   const repeats = Math.min(sameValueCount(all, c), 3);
   const position = documentPosition(layout, c);
   if (role === "total" || role === "amountDue") {
     score += 0.15 * repeats + 0.4 * position;
-    if (receipt) score += paymentContext(layout, c, all);
+    if (receipt) score += paymentContext(layout, c, all) + arithmeticContext(layout, c, all);
     const labelled = all.filter((o) => roleStrength(labelsOf(layout, o), ["total", "amountDue"]) > 0.3);
     const max = Math.max(0, ...labelled.map((o) => Math.abs(o.value)));
     if (own > 0.3 && Math.abs(c.value) >= max - 0.005) score += 0.2;
   } else {
     score += 0.05 * repeats + 0.2 * position;
+    if (role === "tax" && receipt && grossAmount(layout, c, all)) score -= 2.4;
   }
   if (isRightmost(c, all)) score += 0.15;
   if (c.currency) score += 0.1;
@@ -178,7 +363,8 @@ export function chooseAmounts(
     tax: [null],
     amountDue: [null],
   };
-  for (const role of roles) options[role] = [null, ...ranked(layout, role, all, receipt)];
+  const readings = receipt ? [...all, ...paidCandidates(layout, all)] : all;
+  for (const role of roles) options[role] = [null, ...ranked(layout, role, readings, receipt)];
   let best: { combo: Record<AmountRole, RoleScored | null>; score: number } | null = null;
   for (const total of options.total) {
     for (const subtotal of options.subtotal) {
@@ -196,7 +382,7 @@ export function chooseAmounts(
     family: "amount",
     best: scored(combo[role]),
   });
-  const tax = roles.includes("tax") ? (taxFromRates(layout, all, combo, receipt) ?? decide("tax")) : decide("tax");
+  const tax = roles.includes("tax") ? (taxFromRates(layout, readings, combo, receipt) ?? decide("tax")) : decide("tax");
   return { total: decide("total"), subtotal: decide("subtotal"), tax, amountDue: decide("amountDue") };
 }
 
@@ -258,7 +444,8 @@ function comboScore(combo: Record<AmountRole, RoleScored | null>): number {
   } else if (t && s) {
     score += Math.abs(s.value) <= Math.abs(t.value) + CLOSE ? 0.1 : -0.8;
   }
-  if (t && x && Math.abs(x.value) >= Math.abs(t.value) && t.value !== 0) score -= 1;
+  // Only a zero document has a tax as large as its total.
+  if (t && x && Math.abs(x.value) >= Math.abs(t.value) && (t.value !== 0 || x.value !== 0)) score -= 1;
   if (t && d && Math.abs(d.value) > Math.abs(t.value) + CLOSE) score -= 0.5;
   return score;
 }

@@ -120,12 +120,44 @@ function repairOcr(token: string): string {
 interface Marks {
   negative: number;
   currencies: string[];
+  /** A front mark read as a misprinted currency mark (see misreadCurrency). */
+  misread: boolean;
   wholeUnits: boolean;
 }
 
 /** A currency mark is one or two non-numeric words ("EUR", "€", "$ US"). */
 const FRONT_CURRENCY = /^([^\d\s\-−–(]+(?:\s[^\d\s\-−–(]+)?)\s*/;
 const BACK_CURRENCY = /\s*([^\d\s\-−–)]+(?:\s[^\d\s\-−–)]+)?)$/;
+
+/**
+ * Letters OCR mistakes for one another in the short capitals of a currency mark on a till roll ("RH", "RN", "FM" and
+ * "KM" for "RM"; "EUK" for "EUR"). Each group holds shapes that differ by a stroke or two. "S" for "$" and "G" for
+ * "C" are left out: they would read "SST" (a tax) as "$ST" and "KG" (a unit) as "Kč".
+ */
+const CONFUSABLE_GROUPS: readonly string[] = ["RFKB", "MHNW", "EFC", "UV", "ODQ", "IL"];
+
+/**
+ * Whether a front mark of 2-3 letters is one OCR confusion away from exactly one currency mark: a misread mark must
+ * not keep its amount from being a candidate. The amount then carries no currency, since units ("KM" beside "RM") are
+ * as close to a mark as misreadings are; ambiguous repairs and longer words stay unread.
+ */
+function misreadCurrency(mark: string, hints: LocaleHints): boolean {
+  const upper = mark.toUpperCase();
+  if (!/^[A-Z]{2,3}$/.test(upper)) return false;
+  const found = new Set<string>();
+  for (let i = 0; i < upper.length; i++) {
+    const char = upper[i] ?? "";
+    for (const group of CONFUSABLE_GROUPS) {
+      if (!group.includes(char)) continue;
+      for (const other of group) {
+        if (other === char) continue;
+        const currency = parseCurrency(upper.slice(0, i) + other + upper.slice(i + 1), hints);
+        if (currency !== null) found.add(currency);
+      }
+    }
+  }
+  return found.size === 1;
+}
 
 /** Peels signs, currency marks and parentheses off both ends until only the number is left. */
 function peel(text: string, hints: LocaleHints, marks: Marks): string | null {
@@ -143,9 +175,11 @@ function peel(text: string, hints: LocaleHints, marks: Marks): string | null {
     }
     const front = FRONT_CURRENCY.exec(rest);
     if (front !== null) {
-      const currency = parseCurrency(front[1] ?? "", hints);
-      if (currency === null) return null;
-      marks.currencies.push(currency);
+      const mark = front[1] ?? "";
+      const currency = parseCurrency(mark, hints);
+      if (currency !== null) marks.currencies.push(currency);
+      else if (misreadCurrency(mark, hints)) marks.misread = true;
+      else return null;
       rest = rest.slice(front[0].length);
     }
     if (/[.,][-–—]{1,2}$/.test(rest)) {
@@ -175,7 +209,7 @@ export function parseAmount(text: string, hints: LocaleHints): ParsedAmount | nu
   if (!/\d/.test(text)) return null;
   const trimmed = trimEdgesKeepingParens(text).replace(/(\d)\.$/, "$1");
   if (trimmed === "" || trimmed.length > 40) return null;
-  const marks: Marks = { negative: 0, currencies: [], wholeUnits: false };
+  const marks: Marks = { negative: 0, currencies: [], misread: false, wholeUnits: false };
   const repaired = trimmed
     .split(" ")
     .map((token) => repairOcr(token))
@@ -187,7 +221,7 @@ export function parseAmount(text: string, hints: LocaleHints): ParsedAmount | nu
   // "27. 55": OCR splits a number after its decimal separator. "RM 64 15": thermal printers' faint decimal points
   // vanish; two digits after a space are cents only next to a currency mark (a space groups three digits).
   let core = peeled.replace(/^(\d+)([.,]) (\d{2})$/, "$1$2$3");
-  if (currency !== null) core = core.replace(/^(\d{1,3}) (\d{2})$/, "$1.$2");
+  if (currency !== null || marks.misread) core = core.replace(/^(\d{1,3}) (\d{2})$/, "$1.$2");
   if (!/^\d[\d.,\s\u00a0\u202f\u2009'’]*$/.test(core) || !/\d$/.test(core)) return null;
   const digits = splitNumber(core, hints);
   if (digits === null || digits.integer === "" || digits.integer.length > MAX_INTEGER_DIGITS) return null;
