@@ -32,6 +32,8 @@ export interface DateCandidate extends Candidate {
   iso: string;
   ambiguous: boolean;
   order: string;
+  /** The date only read after undoing an OCR misreading ("61/03/18"): likely, but less sure than a clean one. */
+  repaired: boolean;
 }
 
 export function spanOf(segment: Segment, start: number, end: number): Candidate {
@@ -120,6 +122,7 @@ export function amountCandidates(layout: Layout, hints: LocaleHints): AmountCand
 }
 
 const MONTH_WORD = /[a-zäéû]{3,}/i;
+const GLUED_LABEL = /^[[({|'"‘’“”«]*\p{L}{2,}[:.]?(\d.*)$/u;
 
 export function dateCandidates(layout: Layout, hints: LocaleHints): DateCandidate[] {
   return ngramCandidates(
@@ -131,11 +134,18 @@ export function dateCandidates(layout: Layout, hints: LocaleHints): DateCandidat
       return /\d[./-]\d/.test(text) || MONTH_WORD.test(text) || /^\d{8}$/.test(text);
     },
     (span) => {
-      // OCR glues labels to values ("Date:11/01/2019", "Dater11/03/18"): a single word may carry its label in front.
-      const glued = span.end - span.start === 1 ? /^\p{L}{2,}[:.]?(\d.*)$/u.exec(span.text)?.[1] : undefined;
+      // OCR glues labels to values ("Date:11/01/2019", "Dater11/03/18"), and reads the edge of a box or a smudge in
+      // front of the label as a bracket or quote ("[ate:09/02/17"): a single word may carry both in front.
+      const glued = span.end - span.start === 1 ? GLUED_LABEL.exec(span.text)?.[1] : undefined;
       const parsed = parseDate(span.text, hints) ?? (glued ? parseDate(glued, hints) : null);
       if (!parsed) return null;
-      return { ...span, iso: parsed.iso, ambiguous: parsed.ambiguous, order: parsed.order };
+      return {
+        ...span,
+        iso: parsed.iso,
+        ambiguous: parsed.ambiguous,
+        order: parsed.order,
+        repaired: parsed.repaired === true,
+      };
     },
   );
 }

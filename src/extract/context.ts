@@ -4,7 +4,15 @@
  * side ("Sub Total: 5.00" is a subtotal, not a total), with a strength that decays with distance.
  */
 
-import { correctLabelWord, LABELS, type LabelEntry, type LabelRole, MAX_LABEL_CHARS } from "./labels.js";
+import {
+  correctLabelWord,
+  fuzzyIndex,
+  LABELS,
+  type LabelEntry,
+  type LabelRole,
+  MAX_LABEL_CHARS,
+  nearestWord,
+} from "./labels.js";
 import type { Layout, Segment } from "./layout.js";
 
 export interface Span {
@@ -38,23 +46,33 @@ interface LeftWord {
   gaps: number;
   /** OCR confidence of the word (1 for a text layer). */
   confidence: number;
+  /** The word is one of the two nearest a value that reads as a whole date. */
+  beforeDate: boolean;
 }
+
+/** A complete numeric date ("24/10/2017") or a month word beside digits ("11 Jan 2019"). */
+const DATE_LIKE = /\d[./-]\d{1,2}[./-]\d|\d\s*\p{L}{3,}\.?[\s/-]*\d|\p{L}{3,}\.?\s+\d{1,2},?\s+\d{2,4}/u;
 
 /** Folded words to the left of the span, nearest first, with the number of column gaps crossed before each. */
 function leftWords(layout: Layout, span: Span): LeftWord[] {
-  const out: LeftWord[] = [];
+  const words: Array<{ text: string; gaps: number; confidence: number }> = [];
   for (let i = span.start - 1; i >= 0; i--) {
-    out.push({ text: span.segment.folded[i] ?? "", gaps: 0, confidence: span.segment.words[i]?.confidence ?? 1 });
+    words.push({ text: span.segment.folded[i] ?? "", gaps: 0, confidence: span.segment.words[i]?.confidence ?? 1 });
   }
   const page = layout.pages.find((p) => p.pageNum === span.segment.pageNum);
   const row = page?.rows[span.segment.row] ?? [];
   const left = row.filter((s) => s.box.x1 <= span.segment.box.x0 + 1e-6).sort((a, b) => b.box.x1 - a.box.x1);
   left.forEach((seg, g) => {
     for (let i = seg.folded.length - 1; i >= 0; i--) {
-      out.push({ text: seg.folded[i] ?? "", gaps: g + 1, confidence: seg.words[i]?.confidence ?? 1 });
+      words.push({ text: seg.folded[i] ?? "", gaps: g + 1, confidence: seg.words[i]?.confidence ?? 1 });
     }
   });
-  return out;
+  const value = span.segment.words
+    .slice(span.start, span.end)
+    .map((w) => w.text)
+    .join(" ");
+  const date = DATE_LIKE.test(value);
+  return words.map((w, k) => ({ ...w, beforeDate: date && k < 2 }));
 }
 
 /**
@@ -146,6 +164,9 @@ const TAX_WORDS = new Set([
   "de",
 ]);
 
+/** "Imclusive", "Exc1uding": qualifier words OCR damaged, read back like label words. */
+const QUALIFIER_WORDS = fuzzyIndex([...INCLUDING, ...EXCLUDING]);
+
 /**
  * Removes "(incl. GST)" / "excl. VAT" qualifiers from the words left of a value (nearest first) so the head label is
  * matched; reports whether the qualifier excluded tax, which turns a "total" into a subtotal.
@@ -167,23 +188,57 @@ function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
   return { words, excluding: false };
 }
 
-/** Nearest label ending within a few words of the span, preferring the longest phrase at that distance. */
+/**
+ * Nearest label ending within a few words of the span, preferring the longest phrase at that distance. The words as
+ * printed are read first; the OCR-corrected reading wins only where it finds a nearer head label ("Doc No X Cate:
+ * 12/02/18", "Total Sales (Imclusive GST) 5.00"), and the bare tax word of a qualifier labels the value only when no
+ * reading has a head label.
+ */
 function matchBackwards(all: LeftWord[]): LabelHit | null {
   const words = all.filter((w) => w.text !== "" && !SKIPPED.has(w.text));
   const exact = matchQualified(words);
-  if (exact) return exact;
-  // Only when nothing matched as printed: read OCR-damaged label words (the ones OCR itself doubted) as the label
-  // they most likely are; a confidently read "Charge" stays a charge, not a "Change".
-  const corrected = words.map((w) => (w.confidence < 0.9 ? { ...w, text: correctLabelWord(w.text) } : w));
-  return corrected.some((w, i) => w.text !== words[i]?.text) ? matchQualified(corrected) : null;
+  const corrected = correctedWords(words);
+  const fixed = corrected ? matchQualified(corrected) : { head: null, fallback: null, qualified: false };
+  // Where only the corrected reading sees a qualifier ("(Imclusive GST)"), what the printed one matched is its tax word.
+  const betterFixed =
+    fixed.head !== null &&
+    (exact.head === null || fixed.head.distance < exact.head.distance || (fixed.qualified && !exact.qualified));
+  return (betterFixed ? fixed.head : exact.head) ?? exact.fallback ?? fixed.fallback;
 }
 
-function matchQualified(words: Array<{ text: string; gaps: number }>): LabelHit | null {
+/**
+ * Label and qualifier words OCR itself doubted, read as the word they most likely are; null when none changed. A
+ * confidently read "Charge" stays a charge, not a "Change".
+ */
+function correctedWords(words: LeftWord[]): LeftWord[] | null {
+  let changed = false;
+  const out = words.map((w) => {
+    if (w.confidence >= 0.9) return w;
+    const label = correctLabelWord(w.text, w.beforeDate);
+    const text = label === w.text ? nearestWord(w.text, QUALIFIER_WORDS) : label;
+    changed ||= text !== w.text;
+    return text === w.text ? w : { ...w, text };
+  });
+  return changed ? out : null;
+}
+
+/**
+ * Head label before a "(incl. GST)" qualifier, and the qualifier's own tax word as the fallback label; without a
+ * qualifier the nearest label is the head.
+ */
+function matchQualified(words: Array<{ text: string; gaps: number }>): {
+  head: LabelHit | null;
+  fallback: LabelHit | null;
+  qualified: boolean;
+} {
   const qualified = dropQualifiers(words);
+  if (qualified.words === words) return { head: matchWords(words, false), fallback: null, qualified: false };
   // "inkl. MwSt 4,94" has no head label before the qualifier: then the qualifier's tax word is the label.
-  return (
-    matchWords(qualified.words, qualified.excluding) ?? (qualified.words === words ? null : matchWords(words, false))
-  );
+  return {
+    head: matchWords(qualified.words, qualified.excluding),
+    fallback: matchWords(words, false),
+    qualified: true,
+  };
 }
 
 function matchWords(nonEmpty: Array<{ text: string; gaps: number }>, excluding: boolean): LabelHit | null {

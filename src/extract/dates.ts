@@ -9,8 +9,6 @@ import { roleStrength } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
 import type { Layout } from "./layout.js";
 import type { OrderSource } from "./locale-infer.js";
-import { parseDate } from "./normalise/date.js";
-import type { DateOrder } from "./normalise/locale.js";
 
 interface DateScored {
   candidate: DateCandidate;
@@ -30,23 +28,6 @@ function pagePosition(layout: Layout, c: DateCandidate): number {
 
 function yearOf(c: DateCandidate): number {
   return Number(c.iso.slice(0, 4));
-}
-
-/** A label OCR glued to the value ("Cate:32/02/2018"), which candidates.ts strips before parsing. */
-const GLUED_LABEL = /^\p{L}{2,}[:.]?(?=\d)/u;
-
-function orderOf(order: string): DateOrder | undefined {
-  return order === "DMY" || order === "MDY" || order === "YMD" ? order : undefined;
-}
-
-/**
- * Whether the date only read after undoing an OCR misreading ("61/03/18"). Candidates keep a parse's order but not
- * that flag, so the text is read again in the order it was read in.
- */
-function isRepaired(c: DateCandidate): boolean {
-  const hints = { dateOrder: orderOf(c.order) };
-  const parsed = parseDate(c.text, hints) ?? parseDate(c.text.replace(GLUED_LABEL, ""), hints);
-  return parsed?.iso === c.iso && parsed.repaired === true;
 }
 
 /** Year, month and day of an ISO date. */
@@ -171,7 +152,7 @@ export function chooseDates(
   receipt: boolean,
   currentYear: number = new Date().getUTCFullYear(),
 ): { issue: Decision; due: Decision } {
-  const repaired = new Set(all.filter(isRepaired));
+  const repaired = new Set(all.filter((c) => c.repaired));
   const doubts = new Map(all.map((candidate) => [candidate, readingDoubt(candidate, all, repaired, currentYear)]));
   const doubtScore = (candidate: DateCandidate) => doubts.get(candidate)?.score ?? 0;
   const issues = all

@@ -1346,19 +1346,30 @@ function deletions(word: string): string[] {
   return out;
 }
 
-/** One-deletion variants of label words (5+ letters) -> the word; a variant two words share is dropped. */
-const FUZZY: ReadonlyMap<string, string> = (() => {
+/** Folded words of the label phrases of `roles` that `keep` accepts. */
+function labelWords(roles: ReadonlySet<LabelRole>, keep: (word: string) => boolean): Set<string> {
   const words = new Set<string>();
   for (const [role, phrases] of Object.entries(PHRASES) as Array<[LabelRole, readonly string[]]>) {
-    if (!FUZZY_ROLES.has(role)) continue;
+    if (!roles.has(role)) continue;
     for (const phrase of phrases) {
-      for (const w of (phrase.split("|")[0] ?? "").split(/\s+/).map(fold)) if (w.length >= 5) words.add(w);
+      for (const w of (phrase.split("|")[0] ?? "").split(/\s+/).map(fold)) if (keep(w)) words.add(w);
     }
   }
+  return words;
+}
+
+/**
+ * Index of one-edit variants -> word for the words given. One deletion on both sides covers a dropped, an added and
+ * a substituted character; a variant two words share is dropped, so only unambiguous readings are corrected.
+ */
+export function fuzzyIndex(
+  words: Iterable<string>,
+  variants: (word: string) => string[] = (word) => [word, ...deletions(word)],
+): ReadonlyMap<string, string> {
   const map = new Map<string, string>();
   const ambiguous = new Set<string>();
   for (const word of words) {
-    for (const variant of [word, ...deletions(word)]) {
+    for (const variant of variants(word)) {
       const seen = map.get(variant);
       if (seen !== undefined && seen !== word) ambiguous.add(variant);
       else map.set(variant, word);
@@ -1366,17 +1377,70 @@ const FUZZY: ReadonlyMap<string, string> = (() => {
   }
   for (const variant of ambiguous) map.delete(variant);
   return map;
-})();
+}
 
-/**
- * The label word an OCR-damaged word most likely is: one substituted, dropped or added character ("potal" ->
- * "total", "founding" -> "rounding"). Words that are labels already, or short, are returned unchanged.
- */
-export function correctLabelWord(word: string): string {
-  if (word.length < 5 || LABELS.has(word) || FUZZY.has(word)) return FUZZY.get(word) ?? word;
+/** The indexed word `word` is one edit away from, or `word` itself; words under 5 letters collide too often. */
+export function nearestWord(word: string, index: ReadonlyMap<string, string>): string {
+  if (word.length < 5 || index.has(word)) return index.get(word) ?? word;
   for (const variant of deletions(word)) {
-    const hit = FUZZY.get(variant);
+    const hit = index.get(variant);
     if (hit && Math.abs(hit.length - word.length) <= 1) return hit;
   }
   return word;
+}
+
+/** Label words (5+ letters) of the roles OCR garbles; shorter ones collide with ordinary words. */
+const FUZZY = fuzzyIndex(labelWords(FUZZY_ROLES, (w) => w.length >= 5));
+
+/**
+ * Four-letter date label words ("date", "data"), corrected only by one substituted letter ("Cate:", "Hate:") and only
+ * when the caller has seen a date beside the word: "Mate" or "Rate" on their own are words, not damaged labels.
+ */
+const SHORT_DATE_WORDS = fuzzyIndex(
+  labelWords(new Set<LabelRole>(["invoiceDate", "genericDate"]), (w) => /^\p{L}{4}$/u.test(w)),
+  substitutions,
+);
+
+/** The word with each letter in turn replaced by "?". */
+function substitutions(word: string): string[] {
+  return [...word].map((_, i) => `${word.slice(0, i)}?${word.slice(i + 1)}`);
+}
+
+/**
+ * The label word an OCR-damaged word most likely is: one substituted, dropped or added character ("potal" ->
+ * "total", "founding" -> "rounding"). Words that are labels already, or short, are returned unchanged, except that
+ * with `beforeDate` a four-letter word one letter off a date label is read as it ("cate" -> "date").
+ */
+export function correctLabelWord(word: string, beforeDate = false): string {
+  // Beside a date, "Cate" is a date label before it is a "carte" missing its "r".
+  const dateWord = beforeDate && !LABELS.has(word) ? shortDateWord(word) : null;
+  if (dateWord) return dateWord;
+  for (const reading of letterReadings(word)) {
+    const hit = nearestLabelWord(reading);
+    if (hit !== reading || (reading !== word && LABELS.has(reading))) return hit;
+  }
+  return word;
+}
+
+function shortDateWord(word: string): string | null {
+  if (word.length !== 4) return null;
+  for (const variant of substitutions(word)) {
+    const hit = SHORT_DATE_WORDS.get(variant);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/**
+ * The word as printed, then with the digits OCR reads for look-alike letters turned back ("t0ta1" -> "total",
+ * "5ubt0tal" -> "subtotal"); "1" stands for "l" or "i". Only words that are mostly letters are label words.
+ */
+function letterReadings(word: string): string[] {
+  if (!/[0158]/.test(word) || (word.match(/[a-z]/g) ?? []).length < 3) return [word];
+  const shared = (text: string) => text.replace(/0/g, "o").replace(/5/g, "s").replace(/8/g, "b");
+  return [word, shared(word.replace(/1/g, "l")), shared(word.replace(/1/g, "i"))];
+}
+
+function nearestLabelWord(word: string): string {
+  return LABELS.has(word) ? (FUZZY.get(word) ?? word) : nearestWord(word, FUZZY);
 }
