@@ -108,29 +108,23 @@ interface Variant {
 
 const BASE: Preprocess = { targetWidth: 1600, maxUpscale: 2 };
 
-/** The model tesseract.js ships in node_modules (tessdata 4.0.0 with the legacy engine), unpacked once for the CLI. */
-function npmTessdata(): string {
-  const dir = join(REPO, "bench/out/tessdata-npm");
-  const target = join(dir, "eng.traineddata");
-  if (!existsSync(target)) {
-    mkdirSync(dir, { recursive: true });
-    const gz = join(REPO, "node_modules/@tesseract.js-data/eng/4.0.0/eng.traineddata.gz");
-    writeFileSync(target, gunzipSync(readFileSync(gz)));
-  }
-  return dir;
+/** A model of tesseract.js's in node_modules (`@tesseract.js-data/eng/<version>`), unpacked once for the CLI. */
+function npmModel(version: string): () => string {
+  return () => {
+    const dir = join(REPO, `bench/out/tessdata-npm-${version}`);
+    const target = join(dir, "eng.traineddata");
+    if (!existsSync(target)) {
+      mkdirSync(dir, { recursive: true });
+      const gz = join(REPO, `node_modules/@tesseract.js-data/eng/${version}/eng.traineddata.gz`);
+      writeFileSync(target, gunzipSync(readFileSync(gz)));
+    }
+    return dir;
+  };
 }
-
-/** tesseract.js's tessdata_best model in integer form (LSTM only), unpacked once for the CLI. */
-function bestIntTessdata(): string {
-  const dir = join(REPO, "bench/out/tessdata-best-int");
-  const target = join(dir, "eng.traineddata");
-  if (!existsSync(target)) {
-    mkdirSync(dir, { recursive: true });
-    const gz = join(REPO, "node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz");
-    writeFileSync(target, gunzipSync(readFileSync(gz)));
-  }
-  return dir;
-}
+/** tessdata 4.0.0 with the legacy engine. */
+const npmTessdata = npmModel("4.0.0");
+/** tessdata_best in integer form (LSTM only). */
+const bestIntTessdata = npmModel("4.0.0_best_int");
 
 /**
  * The system model without its LSTM word list (lstm-word-dawg). `-c load_system_dawg=0` does not reach the LSTM

@@ -1,53 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Document, Line, Word } from "../../src/document/model.js";
+import type { Document } from "../../src/document/model.js";
 import { dateCandidates } from "../../src/extract/candidates.js";
 import { chooseDates } from "../../src/extract/dates.js";
 import { buildLayout, fullText } from "../../src/extract/layout.js";
 import { inferLocale } from "../../src/extract/locale-infer.js";
 import { parseDate } from "../../src/extract/normalise/date.js";
 import { fuzzyMonthNumber } from "../../src/extract/normalise/months.js";
-
-/**
- * A scanned till receipt: one Line per row, [text, x] cells at row index * 18 px, 8 px per character, every word
- * read with the given OCR confidence.
- */
-function receipt(rows: Array<Array<[string, number]>>, confidence = 0.95): Document {
-  const width = 400;
-  const height = 18 * rows.length + 40;
-  const words: Word[] = [];
-  const lines: Line[] = [];
-  rows.forEach((cells, r) => {
-    const y0 = 20 + r * 18;
-    const ids: number[] = [];
-    for (const [text, x] of cells) {
-      let cursor = x;
-      for (const token of text.split(" ")) {
-        const w = token.length * 8;
-        words.push({
-          id: words.length,
-          text: token,
-          box: { x0: cursor / width, y0: y0 / height, x1: (cursor + w) / width, y1: (y0 + 12) / height },
-          source: "ocr",
-          confidence,
-        });
-        ids.push(words.length - 1);
-        cursor += w + 8;
-      }
-    }
-    const own = ids.flatMap((id) => words.filter((w) => w.id === id));
-    lines.push({
-      wordIds: ids,
-      box: {
-        x0: Math.min(...own.map((w) => w.box.x0)),
-        y0: y0 / height,
-        x1: Math.max(...own.map((w) => w.box.x1)),
-        y1: (y0 + 12) / height,
-      },
-    });
-  });
-  return { type: "jpeg", pages: [{ pageNum: 1, width, height, source: "ocr", words, lines }] };
-}
+import { receipt } from "../helpers/receipt-document.js";
 
 /** Rows around the date rows that make the page look like a receipt. */
 function withBody(dateRows: Array<Array<[string, number]>>): Array<Array<[string, number]>> {

@@ -2,49 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PRODUCTS } from "../../src/catalog/catalog.js";
 import { resolveFields } from "../../src/catalog/lookup.js";
-import type { Document, Line, Word } from "../../src/document/model.js";
+import type { Document, Word } from "../../src/document/model.js";
 import { extract } from "../../src/extract/index.js";
-
-/**
- * A till receipt as OCR delivers it: a narrow page, words with boxes, one Line per printed row. Each row is
- * [text, x] pairs on a line at row index * 18 px; words are 8 px per character wide.
- */
-function receipt(rows: Array<Array<[string, number]>>): Document {
-  const width = 400;
-  const height = 18 * rows.length + 40;
-  const words: Word[] = [];
-  const lines: Line[] = [];
-  rows.forEach((cells, r) => {
-    const y0 = 20 + r * 18;
-    const ids: number[] = [];
-    for (const [text, x] of cells) {
-      let cursor = x;
-      for (const token of text.split(" ")) {
-        const w = token.length * 8;
-        words.push({
-          id: words.length,
-          text: token,
-          box: { x0: cursor / width, y0: y0 / height, x1: (cursor + w) / width, y1: (y0 + 12) / height },
-          source: "ocr",
-          confidence: 0.95,
-        });
-        ids.push(words.length - 1);
-        cursor += w + 8;
-      }
-    }
-    const own = ids.map((id) => words[id] as Word);
-    lines.push({
-      wordIds: ids,
-      box: {
-        x0: Math.min(...own.map((w) => w.box.x0)),
-        y0: y0 / height,
-        x1: Math.max(...own.map((w) => w.box.x1)),
-        y1: (y0 + 12) / height,
-      },
-    });
-  });
-  return { type: "jpeg", pages: [{ pageNum: 1, width, height, source: "ocr", words, lines }] };
-}
+import { receipt } from "../helpers/receipt-document.js";
 
 const RECEIPT = receipt([
   [["KEDAI RUNCIT MAJU SDN BHD", 40]],
