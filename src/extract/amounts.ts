@@ -2,9 +2,10 @@
  * Amount fields. Each printed amount gets a score per role (total, subtotal, tax, amount due) from its nearest label,
  * the labels that rule it out (cash, change, rounding, discount, quantity, unit price), where it sits, how often the
  * same value is printed, and whether it is the largest labelled total. On receipts the page's own arithmetic checks the
- * total too (tendered - change, net + tax, tax at the printed rate), which is what survives OCR damage to the total's
- * own line or label. A joint choice then prefers combinations that add up (subtotal + tax = total) and make sense
- * (amount due not above total).
+ * total too (tendered - change, net + tax, tax at the printed rate, rounding to the coin), which is what survives OCR
+ * damage to the total's own line or label: it confirms a total, reads one whose line OCR lost or misread by a digit,
+ * and lowers the confidence of one it speaks against. A joint choice then prefers combinations that add up (subtotal
+ * + tax = total) and make sense (amount due not above total).
  */
 import { type AmountCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
@@ -79,6 +80,12 @@ function sameAmount(a: number, b: number): boolean {
   return Math.abs(a - b) < 0.005;
 }
 
+/**
+ * Labels of the amount handed over: "Cash", "Visa", and with change below it "Total Paid" (alone, "paid" is as often
+ * a deposit or prepayment).
+ */
+const TENDERED: readonly LabelRole[] = ["cash", "paid"];
+
 /** What a till receipt says was paid: a tendered amount minus the change printed below it, if any. */
 interface Payment {
   tendered: AmountCandidate;
@@ -95,7 +102,7 @@ const PAYMENTS = new WeakMap<readonly AmountCandidate[], Payment[]>();
 function paymentsOf(layout: Layout, all: readonly AmountCandidate[]): Payment[] {
   const cached = PAYMENTS.get(all);
   if (cached) return cached;
-  const tendered = all.filter((o) => o.value > 0 && roleStrength(labelsOf(layout, o), ["cash"]) > 0.5);
+  const tendered = all.filter((o) => o.value > 0 && roleStrength(labelsOf(layout, o), TENDERED) > 0.5);
   const change = all.filter((o) => o.value >= 0 && roleStrength(labelsOf(layout, o), ["change"]) > 0.5);
   const found: Payment[] = [];
   for (const t of tendered) {
@@ -107,10 +114,10 @@ function paymentsOf(layout: Layout, all: readonly AmountCandidate[]): Payment[] 
     }
   }
   // A page with one payment line and no change line at all was paid exactly (a card, or cash to the cent).
-  for (const t of tendered) {
+  for (const t of tendered.filter((o) => roleStrength(labelsOf(layout, o), ["cash"]) > 0.5)) {
     const page = (o: { pageNum: number }) => o.pageNum === t.segment.pageNum;
     const alone = tendered.filter((o) => page(o.segment)).length === 1;
-    if (alone && t.hasDecimals && !layout.segments.some((s) => page(s) && printsChange(s))) {
+    if (alone && t.hasDecimals && !layout.segments.some((s) => page(s) && printsLabel(s, "change"))) {
       found.push({ tendered: t, change: null, value: t.value });
     }
   }
@@ -118,9 +125,14 @@ function paymentsOf(layout: Layout, all: readonly AmountCandidate[]): Payment[] 
   return found;
 }
 
-/** Whether a segment prints a change label, even one whose amount OCR lost ("Change :"). */
-function printsChange(segment: Segment): boolean {
-  return segment.folded.some((word) => LABELS.get(word)?.some((entry) => entry.role === "change"));
+/** Whether a segment prints a label of the role, even one whose amount OCR lost ("Change :", "Rounding Adj R -02"). */
+function printsLabel(segment: Segment, role: LabelRole): boolean {
+  return segment.folded.some((word) => LABELS.get(word)?.some((entry) => entry.role === role));
+}
+
+/** Readings of the total that the page's arithmetic supplies where OCR failed the total line. */
+function arithmeticReadings(layout: Layout, all: readonly AmountCandidate[]): AmountCandidate[] {
+  return [...paidReadings(layout, all), ...repairedReadings(layout, all)];
 }
 
 /**
@@ -128,7 +140,7 @@ function printsChange(segment: Segment): boolean {
  * the tendered line with the words of both. Only when no printed amount has that value; it carries no label, so a
  * readable total line still wins.
  */
-function paidCandidates(layout: Layout, all: readonly AmountCandidate[]): AmountCandidate[] {
+function paidReadings(layout: Layout, all: readonly AmountCandidate[]): AmountCandidate[] {
   const out: AmountCandidate[] = [];
   for (const p of paymentsOf(layout, all)) {
     const change = p.change;
@@ -143,6 +155,75 @@ function paidCandidates(layout: Layout, all: readonly AmountCandidate[]): Amount
     });
   }
   return out;
+}
+
+/**
+ * A labelled total one digit away from what was paid or what net and tax add up to ("110.60" where 110.00 was
+ * paid): the total line read with that value. The slip is as likely on the other lines as on the total's, so the
+ * reading starts below the printed one (see scoreRole) and wins only by the arithmetic that backs it.
+ */
+function repairedReadings(layout: Layout, all: readonly AmountCandidate[]): AmountCandidate[] {
+  const payments = paymentsOf(layout, all);
+  const arithmetic = [
+    ...payments.filter((p) => p.change && p.change.value > 0).map((p) => p.value),
+    ...grossSums(layout, all).map((g) => g.value),
+  ];
+  const out: AmountCandidate[] = [];
+  for (const c of all) {
+    if (c.value <= 0 || roleStrength(labelsOf(layout, c), ["total"]) <= 0.5 || grossByArithmetic(layout, c, all)) {
+      continue;
+    }
+    // An exact payment is no arithmetic but a second reading of the amount: the surer reading of a total printed once.
+    const readAgain = payments
+      .filter((p) => !p.change?.value && sameValueCount(all, c) === 0 && ocrQuality(p.tendered) > ocrQuality(c))
+      .map((p) => p.value);
+    const slip = (v: number) => oneDigitApart(c.normal, formatAmount(v)) && !roundingExplains(layout, c, v);
+    const sums = [...arithmetic, ...readAgain, ...partSums(layout, c, all)];
+    const near = [...new Set(sums.filter(slip).map(formatAmount))];
+    if (near.length !== 1) continue;
+    const value = Number(near[0]);
+    const reading = { ...c, value, normal: formatAmount(value), hasDecimals: true };
+    REPAIRED.set(reading, c);
+    out.push(reading);
+  }
+  return out;
+}
+
+/** Readings repairedReadings() made of a total line by changing one digit, and the printed amount each reads. */
+const REPAIRED = new WeakMap<AmountCandidate, AmountCandidate>();
+
+/** After a rounding line, even one whose amount OCR lost, comes the rounded total that was actually paid. */
+function followsRounding(layout: Layout, c: AmountCandidate): boolean {
+  return layout.segments.some(
+    (s) =>
+      s.pageNum === c.segment.pageNum &&
+      s.row < c.segment.row &&
+      c.segment.row - s.row <= 2 &&
+      printsLabel(s, "rounding"),
+  );
+}
+
+/** A total printed after a rounding line differs from the unrounded arithmetic by the rounding: no misreading. */
+function roundingExplains(layout: Layout, c: AmountCandidate, arithmetic: number): boolean {
+  return followsRounding(layout, c) && Math.abs(arithmetic - c.value) < ROUNDING_STEP;
+}
+
+/** Mean OCR confidence of the amount's words. */
+function ocrQuality(c: AmountCandidate): number {
+  return c.words.reduce((sum, w) => sum + w.confidence, 0) / Math.max(c.words.length, 1);
+}
+
+/** One digit misread ("65.53" for "65.55") or lost ("4.19" for "94.19"): the shape of an OCR slip on one glyph. */
+function oneDigitApart(read: string, value: string): boolean {
+  if (read.length === value.length) {
+    let differences = 0;
+    for (let i = 0; i < read.length; i++) if (read[i] !== value[i]) differences++;
+    return differences === 1;
+  }
+  return (
+    value.length === read.length + 1 &&
+    [...value].some((char, i) => /\d/.test(char) && value.slice(0, i) + value.slice(i + 1) === read)
+  );
 }
 
 /** Tax rates printed on the page ("GST @ 6%", "MwSt 19 %") and the rows they stand on. */
@@ -204,9 +285,76 @@ function rateFits(layout: Layout, c: AmountCandidate, all: readonly AmountCandid
   );
 }
 
-/** Net plus tax of a rate row, or a labelled subtotal plus tax, is the amount. */
+/** Below this a printed amount can be a rounding adjustment: rounding to the coin moves a total by a few cents. */
+const ROUNDING_STEP = 0.1;
+
+/** Sizes of the rounding adjustments printed on the page ("Rounding Adj -0.02"); OCR often drops their sign. */
+function roundingAdjustments(layout: Layout, all: readonly AmountCandidate[]): number[] {
+  return all
+    .filter(
+      (o) =>
+        o.value !== 0 && Math.abs(o.value) < ROUNDING_STEP && roleStrength(labelsOf(layout, o), ["rounding"]) > 0.5,
+    )
+    .map((o) => Math.abs(o.value));
+}
+
+/** A gross amount by arithmetic: net plus tax, as printed or after a rounding adjustment of the page. */
+interface GrossSum {
+  net: AmountCandidate;
+  tax: AmountCandidate;
+  value: number;
+}
+
+const GROSS_SUMS = new WeakMap<readonly AmountCandidate[], GrossSum[]>();
+
+function grossSums(layout: Layout, all: readonly AmountCandidate[]): GrossSum[] {
+  const cached = GROSS_SUMS.get(all);
+  if (cached) return cached;
+  const adjustments = roundingAdjustments(layout, all);
+  const sums = taxEvidence(layout, all).pairs.flatMap(([net, tax]) => {
+    const exact = net.value + tax.value;
+    return [exact, ...adjustments.flatMap((r) => [exact + r, exact - r])].map((value) => ({
+      net,
+      tax,
+      value: Math.round(value * 100) / 100,
+    }));
+  });
+  GROSS_SUMS.set(all, sums);
+  return sums;
+}
+
+/** Net plus tax of a rate row, or a labelled subtotal plus tax, is the amount (rounded to the coin or not). */
 function netPlusTax(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
-  return taxEvidence(layout, all).pairs.some(([a, b]) => a !== c && b !== c && sameAmount(a.value + b.value, c.value));
+  return grossSums(layout, all).some((g) => g.net !== c && g.tax !== c && sameAmount(g.value, c.value));
+}
+
+/**
+ * Sums of two part totals printed above the amount: pages with several tax rates print a total per rate ("Total 6%
+ * supplies (Inc. GST) 73.52", "Total 0% supplies 20.67") and below them the total to pay. Parts of one value are a
+ * total printed twice, not two parts.
+ */
+function partSums(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): number[] {
+  const parts = all.filter(
+    (o) =>
+      o !== c &&
+      o.value > 0 &&
+      o.segment.pageNum === c.segment.pageNum &&
+      o.segment.row < c.segment.row &&
+      roleStrength(labelsOf(layout, o), ["total"]) > 0.5,
+  );
+  return parts.flatMap((a, i) =>
+    parts
+      .slice(i + 1)
+      .filter((b) => b.segment.row !== a.segment.row && !sameAmount(a.value, b.value))
+      .map((b) => Math.round((a.value + b.value) * 100) / 100),
+  );
+}
+
+/** A labelled total that the part totals above it add up to. */
+function sumOfParts(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
+  return (
+    roleStrength(labelsOf(layout, c), ["total"]) > 0.5 && partSums(layout, c, all).some((v) => sameAmount(v, c.value))
+  );
 }
 
 /** The payment that says c was paid: tendered minus change, or the tendered amount itself when no change was given. */
@@ -238,6 +386,43 @@ function grossAmount(layout: Layout, c: AmountCandidate, all: readonly AmountCan
     (o) => o !== c && sameAmount(o.value, c.value) && roleStrength(labelsOf(layout, o), ["total"]) > 0.5,
   );
   return (c.value > 0 && labelledTotal) || grossByArithmetic(layout, c, all);
+}
+
+const ROUNDED = new WeakMap<readonly AmountCandidate[], Map<AmountCandidate, AmountCandidate>>();
+
+/**
+ * Below a rounding line the total is printed again, rounded to the coin ("Total 177.22", "Rounding Adj -0.02",
+ * "177.20"), often beside a payment or rounding label or none: that is what was paid. Maps each such amount to the
+ * labelled total it rounds, whose label it takes over; a rounding amount OCR read must match the difference.
+ */
+function roundedTotals(layout: Layout, all: readonly AmountCandidate[]): Map<AmountCandidate, AmountCandidate> {
+  const cached = ROUNDED.get(all);
+  if (cached) return cached;
+  const found = new Map<AmountCandidate, AmountCandidate>();
+  const totals = all.filter((t) => t.value > 0 && roleStrength(labelsOf(layout, t), ["total"]) > 0.5);
+  for (const line of layout.segments.filter((s) => printsLabel(s, "rounding"))) {
+    const onLine = (o: AmountCandidate) => o.segment.pageNum === line.pageNum && o.segment.row === line.row;
+    const adjustments = all.filter((o) => onLine(o) && Math.abs(o.value) < ROUNDING_STEP).map((o) => Math.abs(o.value));
+    const fits = (difference: number) =>
+      difference > 0.005 &&
+      difference < ROUNDING_STEP &&
+      (adjustments.length === 0 || adjustments.some((r) => sameAmount(r, difference)));
+    for (const c of all) {
+      const rows = c.segment.row - line.row;
+      if (c.segment.pageNum !== line.pageNum || c.value <= 0 || rows < 0 || rows > 4 || found.has(c)) continue;
+      const total = totals.find(
+        (t) =>
+          t !== c &&
+          t.segment.pageNum === line.pageNum &&
+          t.segment.row < line.row &&
+          line.row - t.segment.row <= 3 &&
+          fits(Math.abs(c.value - t.value)),
+      );
+      if (total) found.set(c, total);
+    }
+  }
+  ROUNDED.set(all, found);
+  return found;
 }
 
 /**
@@ -274,20 +459,13 @@ function paymentContext(layout: Layout, c: AmountCandidate, all: readonly Amount
  */
 function arithmeticContext(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): number {
   let score = 0;
-  // After a rounding line comes the rounded total that was actually paid.
-  const rounding = all.some(
-    (o) =>
-      o.segment.pageNum === c.segment.pageNum &&
-      o.segment.row < c.segment.row &&
-      c.segment.row - o.segment.row <= 2 &&
-      roleStrength(labelsOf(layout, o), ["rounding"]) > 0.5,
-  );
-  if (rounding) score += 0.5;
+  if (followsRounding(layout, c)) score += 0.5;
   // A payment without a change line is weaker evidence: a change line OCR lost would make it tendered cash.
   const payment = paymentOf(layout, c, all);
   if (payment) score += payment.change ? 1.6 : 1;
   if (rateFits(layout, c, all)) score += 0.5;
   if (netPlusTax(layout, c, all)) score += 0.4;
+  if (sumOfParts(layout, c, all)) score += 1;
   return score;
 }
 
@@ -298,7 +476,8 @@ export function scoreRole(
   all: readonly AmountCandidate[],
   receipt: boolean,
 ): number {
-  const labels = labelsOf(layout, c);
+  const rounds = receipt && role === "total" ? roundedTotals(layout, all).get(c) : undefined;
+  const labels = labelsOf(layout, rounds ?? c);
   const own = roleStrength(labels, role === "amountDue" ? ["amountDue"] : [role]);
   const total = role === "amountDue" ? roleStrength(labels, ["total"]) * 0.5 : 0;
   // On a receipt a gross amount under a tax label ("GST" also names the tax id) is a total whose label OCR damaged,
@@ -308,7 +487,7 @@ export function scoreRole(
   const other = roleStrength(labels, misread ? ["subtotal"] : OTHER_ROLES[role]);
   const negative = roleStrength(
     labels,
-    NEGATIVE.filter((r) => !(misread && r === "taxId") && !(paidInFull && r === "cash")),
+    NEGATIVE.filter((r) => !(misread && r === "taxId") && !(paidInFull && TENDERED.includes(r))),
   );
   let score = 2.4 * Math.max(own, total) - 1.6 * Math.max(other, negative) * (own > 0 ? 0.5 : 1);
   // Where amounts are printed with decimals, a bare integer ("within 30 days") is a count, not money.
@@ -316,6 +495,8 @@ export function scoreRole(
   if (c.value === 0 && role !== "tax") score -= 0.8;
   // "4:" is a number that labels what follows (a count, a line number, OCR of a rate), never a printed amount.
   if (/:$/.test(c.words[c.words.length - 1]?.text ?? "")) score -= 1;
+  // "GST @ 6 %": a number with a percent sign after it is a rate.
+  if (/^%/.test(c.segment.words[c.end]?.text ?? "")) score -= 2;
   if (Math.abs(c.value) > 1e7) score -= 1.5;
   if (truncated(c)) score -= 0.8;
   const repeats = Math.min(sameValueCount(all, c), 3);
@@ -323,9 +504,14 @@ export function scoreRole(
   if (role === "total" || role === "amountDue") {
     score += 0.15 * repeats + 0.4 * position;
     if (receipt) score += paymentContext(layout, c, all) + arithmeticContext(layout, c, all);
-    const labelled = all.filter((o) => roleStrength(labelsOf(layout, o), ["total", "amountDue"]) > 0.3);
+    // A reading the arithmetic made by changing a printed digit has to be outweighed by that arithmetic.
+    if (REPAIRED.has(c)) score -= 0.8;
+    // The largest of the printed amounts: a repaired reading stands for its printed amount, not beside it.
+    const labelled = all.filter(
+      (o) => !REPAIRED.has(o) && roleStrength(labelsOf(layout, o), ["total", "amountDue"]) > 0.3,
+    );
     const max = Math.max(0, ...labelled.map((o) => Math.abs(o.value)));
-    if (own > 0.3 && Math.abs(c.value) >= max - 0.005) score += 0.2;
+    if (own > 0.3 && Math.abs((REPAIRED.get(c) ?? c).value) >= max - 0.005) score += 0.2;
   } else {
     score += 0.05 * repeats + 0.2 * position;
     if (role === "tax" && receipt && grossAmount(layout, c, all)) score -= 2.4;
@@ -347,6 +533,30 @@ function scored(entry: RoleScored | null | undefined): Scored | null {
   return { value: entry.candidate.normal, score: entry.score, words: entry.candidate.words };
 }
 
+/** Confidence left to a receipt total that the page's arithmetic speaks against. */
+const CONTRADICTED = 0.7;
+
+/**
+ * Tendered minus a change printed to the cent gives another total, and nothing confirms this one: no arithmetic, no
+ * second printing, no rounding line explaining the difference. The total may still be right (the payment lines can
+ * be misread too), but less surely. Net plus tax makes no such case: pages with several rates print sums of part of
+ * the goods, and tax-inclusive ones a subtotal that already holds the tax.
+ */
+function contradicted(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
+  if (grossByArithmetic(layout, c, all) || roundedTotals(layout, all).has(c) || sameValueCount(all, c) > 0) {
+    return false;
+  }
+  return paymentsOf(layout, all).some(
+    (p) =>
+      p.change &&
+      p.change.value > 0 &&
+      p.change.hasDecimals &&
+      p.tendered.hasDecimals &&
+      !sameAmount(p.value, c.value) &&
+      !roundingExplains(layout, c, p.value),
+  );
+}
+
 /** Score a role contributes when left empty: a weak candidate should not be forced in just to fill the slot. */
 const EMPTY_SCORE = 0.4;
 const CLOSE = 0.015;
@@ -363,7 +573,7 @@ export function chooseAmounts(
     tax: [null],
     amountDue: [null],
   };
-  const readings = receipt ? [...all, ...paidCandidates(layout, all)] : all;
+  const readings = receipt ? [...all, ...arithmeticReadings(layout, all)] : all;
   for (const role of roles) options[role] = [null, ...ranked(layout, role, readings, receipt)];
   let best: { combo: Record<AmountRole, RoleScored | null>; score: number } | null = null;
   for (const total of options.total) {
@@ -383,7 +593,10 @@ export function chooseAmounts(
     best: scored(combo[role]),
   });
   const tax = roles.includes("tax") ? (taxFromRates(layout, readings, combo, receipt) ?? decide("tax")) : decide("tax");
-  return { total: decide("total"), subtotal: decide("subtotal"), tax, amountDue: decide("amountDue") };
+  const total = decide("total");
+  const chosen = combo.total?.candidate;
+  if (receipt && chosen && contradicted(layout, chosen, readings)) total.penalty = CONTRADICTED;
+  return { total, subtotal: decide("subtotal"), tax, amountDue: decide("amountDue") };
 }
 
 /**

@@ -2,13 +2,16 @@
  * Date fields: issue date (invoice, receipt, document) and due date. Labels decide most cases; without one the
  * earliest prominent date near the top is the issue date, all the more when a clock time is printed beside it. Due
  * date must not precede the issue date. Dates whose day/month order was guessed (no locale, nothing unambiguous on
- * the page), that only read after an OCR repair, or whose year no document of today would carry lose confidence.
+ * the page), that only read after an OCR repair, or whose year no document of today would carry lose confidence. A
+ * date that only reads with a lost separator put back is a last resort, taken only with a label or a clock beside it.
  */
 import { type DateCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
+import type { LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
 import type { OrderSource } from "./locale-infer.js";
+import { lostSeparator } from "./normalise/date.js";
 
 interface DateScored {
   candidate: DateCandidate;
@@ -74,19 +77,50 @@ function readingDoubt(
   return repair;
 }
 
-/** A clock time, as tills print it after the date ("27/03/2018 18:46:05"). */
-const CLOCK_TIME = /^(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
+/**
+ * A clock time, as tills print it after the date ("27/03/2018 18:46:05", "08:53P"), also when OCR split it after the
+ * colon ("08: 53P") or dropped the colon of a 12-hour time, which its A/P still marks ("1012A").
+ */
+const CLOCK_TIME =
+  /(?<![\d./-])(?:(?:[01]?\d|2[0-3]):|(?:[01]\d|2[0-3]): )[0-5]\d(?::[0-5]\d)?(?![\d./-])|(?<![\d./-])(?:0\d|1[0-2])[0-5]\d[ap]m?(?![\p{L}\d])/iu;
+
+/** A digit OCR read as a letter inside a number ("0S:" for "05:"), read back so the time shows. */
+function asDigits(word: string): string {
+  if (!/\d/.test(word) || !/^[\dOoSIl:]+$/.test(word)) return word;
+  return word.replace(/[Oo]/g, "0").replace(/S/g, "5").replace(/[Il]/g, "1");
+}
 
 /** A receipt prints its date and time together on one row: a date beside a time is the transaction date. */
 function besideClockTime(layout: Layout, c: DateCandidate): boolean {
   const row = layout.pages.find((p) => p.pageNum === c.segment.pageNum)?.rows[c.segment.row] ?? [c.segment];
-  return row.some((segment) =>
-    segment.words.some(
-      (word, index) =>
-        !(segment === c.segment && index >= c.start && index < c.end) &&
-        CLOCK_TIME.test(word.text.replace(/^[^\d]+|[^\d]+$/g, "")),
-    ),
+  const others = row.flatMap((segment) =>
+    segment.words.filter((_, index) => !(segment === c.segment && index >= c.start && index < c.end)),
   );
+  return CLOCK_TIME.test(others.map((word) => asDigits(word.text)).join(" "));
+}
+
+const DATE_ROLES: readonly LabelRole[] = ["invoiceDate", "genericDate", "dueDate", "otherDate"];
+
+/**
+ * A date that only reads with a separator put back ("0406-18") has the shape of many numbers, so it needs a reason to
+ * be a date: a date label before it, or a clock time on its row when no label names it as something else ("Inv No").
+ */
+function supported(layout: Layout, c: DateCandidate): boolean {
+  const labels = labelsOf(layout, c);
+  if (roleStrength(labels, DATE_ROLES) > 0) return true;
+  const namedOther = labels.left?.roles.some((entry) => !DATE_ROLES.includes(entry.role));
+  return !namedOther && besideClockTime(layout, c);
+}
+
+/**
+ * The dates worth choosing from. One read by putting back a lost separator counts only with support, and only when
+ * no date printed cleanly in a plausible year is on the page: that one is the better reading whatever it is.
+ */
+function usable(layout: Layout, all: readonly DateCandidate[], currentYear: number): DateCandidate[] {
+  const plausible = (c: DateCandidate) =>
+    yearOf(c) >= currentYear - PAST_YEARS && yearOf(c) <= currentYear + FUTURE_YEARS;
+  const clean = all.some((c) => !c.repaired && plausible(c));
+  return all.filter((c) => !c.repaired || !lostSeparator(c.text) || (!clean && supported(layout, c)));
 }
 
 function issueScore(layout: Layout, c: DateCandidate, receipt: boolean): number {
@@ -147,11 +181,12 @@ function asPrinted(
 
 export function chooseDates(
   layout: Layout,
-  all: readonly DateCandidate[],
+  found: readonly DateCandidate[],
   source: OrderSource,
   receipt: boolean,
   currentYear: number = new Date().getUTCFullYear(),
 ): { issue: Decision; due: Decision } {
+  const all = usable(layout, found, currentYear);
   const repaired = new Set(all.filter((c) => c.repaired));
   const doubts = new Map(all.map((candidate) => [candidate, readingDoubt(candidate, all, repaired, currentYear)]));
   const doubtScore = (candidate: DateCandidate) => doubts.get(candidate)?.score ?? 0;

@@ -40,7 +40,10 @@ export function toField(name: string, decision: Decision, pageOfWord: (id: numbe
   const confidence =
     Math.round(confidenceOf(decision.family, best.score, quality) * (decision.penalty ?? 1) * 1000) / 1000;
   if (confidence < curve.emitAbove) {
-    return { name, value: null, confidence: Math.round((1 - confidence) * 1000) / 1000, boundingBox: null };
+    // A withheld candidate is likely wrong, not proof that the field is missing: the field is no surer to be absent
+    // than when nothing at all was found (an address misread is still an address on the page).
+    const absent = Math.min(1 - confidence, curve.absent);
+    return { name, value: null, confidence: Math.round(absent * 1000) / 1000, boundingBox: null };
   }
   return { name, value: best.value, confidence, boundingBox: boundingBox(best.words, pageOfWord) };
 }

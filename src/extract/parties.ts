@@ -421,10 +421,16 @@ function trimNoise(words: readonly Word[]): Word[] {
     // A logo or stamp fragment read as a word next to clearly printed text ("Bee PAGOH REST ..."): doubtful, and
     // of another size than the line's text.
     (w.confidence < 0.35 && meanOthers(w) >= 0.75 && Math.abs(w.box.y1 - w.box.y0 - typical) > 0.4 * typical);
+  // "B & B", "M & S": letters joined to the next or previous word by "&" are a word of the name, however doubtfully
+  // OCR read them.
+  const joined = (i: number) =>
+    /^\p{L}+$/u.test(kept[i]?.text ?? "") &&
+    ((kept[i + 1]?.text.startsWith("&") ?? false) || (kept[i - 1]?.text.endsWith("&") ?? false));
+  const trimmed = (i: number) => !joined(i) && noisy(kept[i] as Word);
   let start = 0;
   let end = kept.length;
-  while (start < end && noisy(kept[start] as Word)) start++;
-  while (end > start && noisy(kept[end - 1] as Word)) end--;
+  while (start < end && trimmed(start)) start++;
+  while (end > start && trimmed(end - 1)) end--;
   return kept.slice(start, end);
 }
 
@@ -524,20 +530,52 @@ function isRegistrationToken(text: string): boolean {
 }
 
 /**
- * "OWN BY: CHEF LEE SDN BHD", "Firma: Muster GmbH": a short label before a colon introduces the legal name after it;
- * the label goes when the rest carries a legal form and the label does not.
+ * Labels that introduce the company operating a shop ("Owned by: ACME Ltd", "Betreiber: Huber GmbH"), folded: the
+ * legal entity behind the trading name printed above, not the shop.
+ */
+const OPERATOR_LABELS = new Set(
+  [
+    "owned by",
+    "own by",
+    "operated by",
+    "managed by",
+    "a division of",
+    "a member of",
+    "a subsidiary of",
+    "betreiber",
+    "betrieben von",
+    "inhaber",
+    "exploité par",
+    "géré par",
+    "propiedad de",
+    "operado por",
+    "dimiliki oleh",
+  ].map(fold),
+);
+
+/** How many leading words are an operator label ("Owned : By :"), the signs after it included; 0 when none. */
+function operatorLabelLength(words: readonly Word[]): number {
+  for (let k = Math.min(5, words.length); k >= 1; k--) {
+    if (!OPERATOR_LABELS.has(fold(wordsText(words.slice(0, k))))) continue;
+    let end = k;
+    while (end < words.length && fold((words[end] as Word).text) === "") end++;
+    return end;
+  }
+  return 0;
+}
+
+/**
+ * "OWN BY: CHEF LEE SDN BHD", "Firma: Muster GmbH": an operator label, or a name label before a colon, introduces the
+ * legal name after it; the label goes when a name follows. A colon after any other word stays ("CAFE: THE CORNER",
+ * "THE: TOAST" where OCR read a speck as a colon).
  */
 function dropLeadingLabel(words: Word[]): Word[] {
+  const operator = operatorLabelLength(words);
   const colon = words.findIndex((w, i) => i < 3 && /\p{L}:$/u.test(w.text));
-  if (colon < 0) return words;
-  const label = words
-    .slice(0, colon + 1)
-    .map((w) => w.text)
-    .join(" ");
-  const rest = words.slice(colon + 1);
-  const restText = rest.map((w) => w.text).join(" ");
-  const ok = letterCount(restText) >= 3 && hasLegalFormAfterName(restText) && !COMPANY_SUFFIX.test(label);
-  return ok && digitCount(label) === 0 ? rest : words;
+  const isNameLabel =
+    colon >= 0 && (LABELS.get(fold(wordsText(words.slice(0, colon + 1)))) ?? []).some((e) => e.role === "name");
+  const cut = operator > 0 ? operator : isNameLabel ? colon + 1 : 0;
+  return cut > 0 && letterCount(wordsText(words.slice(cut))) >= 3 ? words.slice(cut) : words;
 }
 
 /**
@@ -554,6 +592,37 @@ function dropTrailingRegistration(words: Word[]): Word[] {
     return digitCount(group.join("")) >= 4;
   });
   return end > 0 ? words.slice(0, end) : words;
+}
+
+/** Whether a name's closing tokens are a legal form ("SDN BHD", "Ltd"), as printed or near it as OCR reads it. */
+function endsOnLegalForm(words: readonly Word[]): boolean {
+  return LEGAL_FORMS.some((form) => {
+    const tail = words.slice(-form.length);
+    return tail.length === form.length && nearLegalForm(tail, form);
+  });
+}
+
+/**
+ * The rows a name without its legal form runs on to when it is printed over two or three lines ("AIK HUAT HARDWARE" +
+ * "ENTERPRISE (SETIA" + "ALAM) SDN BHD"): the next row when it ends on a legal form (a registration number after it
+ * aside), the next two when a bracket opened on the first closes on the second. Rows with other digits, labels or
+ * contacts are no part of a name, nor is an operator's name ("Betrieben von: Huber GmbH").
+ */
+function runOnToLegalForm(page: PageLayout, row: number, rowWords: (row: number) => Word[]): number[] {
+  if (endsOnLegalForm(rowWords(row))) return [];
+  const rows: number[] = [];
+  const words: Word[] = [];
+  for (let r = row + 1; r <= row + 2 && r < page.rows.length; r++) {
+    const line = dropTrailingRegistration(rowWords(r));
+    const text = wordsText(line);
+    const operator = operatorLabelLength(line) > 0;
+    if (isStopLine(rowSegments(page, r)) || REGISTRATION.test(text) || digitCount(text) > 0 || operator) return [];
+    rows.push(r);
+    words.push(...line);
+    if (endsOnLegalForm(words)) return rows;
+    if (!/\([^)]*$/.test(text)) return [];
+  }
+  return [];
 }
 
 /**
@@ -646,6 +715,12 @@ function withoutCaseStrays(name: string): string {
   return words.slice(start, end).join(" ");
 }
 
+/**
+ * A row scoring this much reads as a business name: a line OCR read fairly well, mostly letters, near the top. A
+ * street line ("NO. 31G, MAPLE ROAD") stays below it.
+ */
+const PLAUSIBLE_NAME = 1.5;
+
 /** Phrases of till-receipt chatter that are never the shop's name. */
 const CHATTER =
   /\b(thank|thanks|welcome|visit|again|order number|your order|cashier|table|pax|member|customer copy)\b/i;
@@ -659,14 +734,25 @@ export function merchant(layout: Layout): PartyDecision {
   const page = layout.pages[0];
   const none: PartyDecision = { name: { family: "name", best: null }, address: { family: "address", best: null } };
   if (!page) return none;
-  const limit = Math.min(page.rows.length, 12);
-  const rowWords = (r: number) => trimNoise(rowSegments(page, r).flatMap((s) => s.words));
+  const rowWords = (r: number) => trimNoise(withoutNoiseSegments(rowSegments(page, r)).flatMap((s) => s.words));
   let best: { row: number; score: number } | null = null;
-  for (let r = 0; r < limit; r++) {
+  // Rows are counted by the text they hold: a logo OCR read as rows of specks above the header pushes the name down
+  // a quarter row each, and uses up as little of the twelve rows the name is looked for in.
+  let rank = 0;
+  // Whether the last row with words was an operator label alone ("Owned By :"), naming the operator on the next row.
+  let operatorNext = false;
+  for (let r = 0; r < page.rows.length && rank < 12; r++) {
     const segs = rowSegments(page, r);
+    if (r > 0) rank += isTextRow(rowSegments(page, r - 1)) ? 1 : 0.25;
     // Scored as the name it would give: a registration number after it is cut and costs nothing. Whether the line
     // reads as an address is judged on all of it (a postcode is no registration number).
     const all = rowWords(r);
+    const labelled = operatorLabelLength(all);
+    const operated = labelled > 0 || operatorNext;
+    if (all.length > 0) operatorNext = labelled === all.length;
+    if (operatorNext) continue;
+    // The operator's legal name ("Owned by: ACME Ltd") loses to the shop's name printed above it.
+    if (operated && best && best.score >= PLAUSIBLE_NAME) continue;
     const words = dropTrailingRegistration(all);
     const text = wordsText(words);
     const fullText = wordsText(all);
@@ -675,7 +761,9 @@ export function merchant(layout: Layout): PartyDecision {
     const score =
       nameLikeness(text, words) +
       0.4 * Math.min(height - 1, 1) -
-      0.2 * r -
+      0.2 * rank -
+      // A business name is printed large and clear: a row OCR could not read with confidence is rather a logo.
+      (isTextRow(segs) ? 0 : 0.5) -
       (/^\d/.test(text) ? 0.6 : 0) -
       (CHATTER.test(text) ? 1.2 : 0) -
       (looksLikeAddress(fullText) ? 0.8 : 0);
@@ -692,7 +780,13 @@ export function merchant(layout: Layout): PartyDecision {
   if (onlySuffix && previous && letterCount(previous) >= 3 && digitCount(previous) === 0 && !isGeneric(previous)) {
     nameRows.unshift(best.row - 1);
   } else if (!COMPANY_SUFFIX.test(current) && COMPANY_SUFFIX.test(next) && digitCount(next) === 0) {
-    if (!isStopLine(rowSegments(page, best.row + 1)) && !REGISTRATION.test(next)) nameRows.push(best.row + 1);
+    // "OLD ASIA" + "OWN BY: CHEF LEE SDN BHD": an operator's name is another company's, not the rest of this one.
+    const operator = operatorLabelLength(rowWords(best.row + 1)) > 0;
+    if (!isStopLine(rowSegments(page, best.row + 1)) && !REGISTRATION.test(next) && !operator) {
+      nameRows.push(best.row + 1);
+    }
+  } else {
+    nameRows.push(...runOnToLegalForm(page, best.row, rowWords));
   }
   // "BEMED (SP) SDN." + "BHD.": a legal form alone on the next line completes the name.
   const after = rowWords((nameRows[nameRows.length - 1] ?? best.row) + 1);
@@ -715,6 +809,38 @@ export function merchant(layout: Layout): PartyDecision {
     return !top || candidate.score > top.score ? candidate : top;
   }, null);
   return { name: { family: "name", best: name }, address: { family: "address", best: address } };
+}
+
+/**
+ * A row holding text rather than specks: some segment OCR read with fair confidence and a few letters or digits. A
+ * logo or a stamp comes out as rows of doubtful two- and three-letter "words" ("ee", "Riese", "oA ae").
+ */
+function isTextRow(segs: readonly Segment[]): boolean {
+  return segs.some((s) => meanConfidence(s.words) >= 0.65 && letterCount(s.text) + digitCount(s.text) >= 3);
+}
+
+/**
+ * A row without the segments OCR made of a logo or dirt at its ends, beside printed text ("Bae | PAGOH REST AND
+ * SERVICE AREA", "FY EAGLE ENTERPRISE | T | T | R | = | R"): read with low confidence, or lone characters read with
+ * less than full confidence, where another segment of the row was read well. Doubtful segments between two printed
+ * ones stay: they are part of the line, misread.
+ */
+function withoutNoiseSegments(segs: readonly Segment[]): Segment[] {
+  if (!segs.some((s) => meanConfidence(s.words) >= 0.8)) return [...segs];
+  // A lone letter joined by "&" to the next or previous segment ("B | & B RESTAURANT") is part of the line.
+  const joined = (i: number) =>
+    (segs[i + 1]?.text.startsWith("&") ?? false) || (segs[i - 1]?.text.trimEnd().endsWith("&") ?? false);
+  const noise = (i: number) => {
+    const s = segs[i] as Segment;
+    const confidence = meanConfidence(s.words);
+    const chars = letterCount(s.text) + digitCount(s.text);
+    return confidence < 0.5 || (confidence < 0.8 && chars <= 1 && !(letterCount(s.text) === 1 && joined(i)));
+  };
+  let start = 0;
+  let end = segs.length;
+  while (start < end && noise(start)) start++;
+  while (end > start && noise(end - 1)) end--;
+  return segs.slice(start, end);
 }
 
 function wordsText(words: readonly Word[]): string {
@@ -788,7 +914,8 @@ function isNonAddressLine(segs: readonly Segment[], text: string): boolean {
     isCompanyLine(text) ||
     isLabelledNumber(text) ||
     /:\s*$/.test(text) ||
-    text.split(/[\s,]+/).some((t) => /^\(?[A-Z]{0,3}\d{6,}-?[A-Z]\)?$/i.test(t)) ||
+    // A registration number, also behind a label OCR glued to it ("Co-REGi:860671-D").
+    text.split(/[\s,:]+/).some((t) => /^\(?[A-Z]{0,3}\d{6,}-?[A-Z]\)?$/i.test(t)) ||
     NOT_ADDRESS.test(text) ||
     WEB.test(text) ||
     CHATTER.test(text)

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import type { Box } from "../document/model.js";
 import { DocsiftError } from "../domain/errors.js";
 import { checkPixels, LIMITS } from "./limits.js";
-import { pgm } from "./pgm.js";
+import { greyLevelAt, pgm } from "./pgm.js";
 
 export interface ImageSize {
   width: number;
@@ -126,15 +126,7 @@ export function contentRegion(grey: Uint8Array, width: number, height: number): 
   if (width < 8 || height < 8) return null;
   const histogram = new Array<number>(256).fill(0);
   for (const v of grey) histogram[v] = (histogram[v] ?? 0) + 1;
-  let paper = 255;
-  for (let v = 0, seen = 0; v < 256; v++) {
-    seen += histogram[v] ?? 0;
-    if (seen >= 0.9 * grey.length) {
-      paper = v;
-      break;
-    }
-  }
-  const ink = paper - INK_CONTRAST;
+  const ink = greyLevelAt(histogram, grey.length, 0.9) - INK_CONTRAST;
   const rowInk = new Array<boolean>(height).fill(false);
   for (let y = 0; y < height; y++) {
     let n = 0;

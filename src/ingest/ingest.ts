@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Document, Page, WordSource } from "../document/model.js";
 import { createLimiter, mapConcurrent } from "./concurrency.js";
+import { recogniseFaintPage } from "./faint-page.js";
 import { imageForOcr, inspectImage, placeWords } from "./image.js";
 import { checkPageCount, checkSize } from "./limits.js";
 import type { OcrEngine } from "./ocr/engine.js";
@@ -33,8 +34,9 @@ interface PageContent {
 
 /**
  * Bytes in, Document out: sniff, limits, then per page the PDF text layer when it is usable, else OCR of the page
- * rendered at 200 dpi; images are OCR'd upright and in grey. Pages run in parallel; the first failing page aborts
- * the others and its typed error is thrown.
+ * rendered at 200 dpi; images are OCR'd upright and in grey, and a page OCR reads nearly empty is read again with its
+ * contrast stretched (faint-page.ts). Pages run in parallel; the first failing page aborts the others and its typed
+ * error is thrown.
  */
 export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Promise<Document> {
   const type = sniffType(bytes);
@@ -44,7 +46,7 @@ export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Pr
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
   const ocrSlot = createLimiter(concurrency);
-  const ocr = (image: Buffer) => ocrSlot(() => (options.ocr ?? defaultOcrEngine()).recognise(image, signal));
+  const ocr = (image: Buffer) => ocrSlot(() => recogniseFaintPage(options.ocr ?? defaultOcrEngine(), image, signal));
   const timed = async (pageNum: number, read: () => Promise<PageContent>): Promise<PageContent> => {
     const started = performance.now();
     try {

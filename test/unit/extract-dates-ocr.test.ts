@@ -5,7 +5,7 @@ import { dateCandidates } from "../../src/extract/candidates.js";
 import { chooseDates } from "../../src/extract/dates.js";
 import { buildLayout, fullText } from "../../src/extract/layout.js";
 import { inferLocale } from "../../src/extract/locale-infer.js";
-import { parseDate } from "../../src/extract/normalise/date.js";
+import { lostSeparator, parseDate } from "../../src/extract/normalise/date.js";
 import { fuzzyMonthNumber } from "../../src/extract/normalise/months.js";
 import { receipt } from "../helpers/receipt-document.js";
 
@@ -76,6 +76,41 @@ describe("parseDate: OCR digit confusions", () => {
   });
 });
 
+describe("parseDate: a lost separator", () => {
+  it("puts back the one separator OCR dropped when a single place gives a date", () => {
+    const cases: Array<[string, string]> = [
+      ["12/012018", "2018-01-12"],
+      ["11-0418", "2018-04-11"],
+      ["0406-18", "2018-06-04"],
+      ["1203-2018", "2018-03-12"],
+      ["2019-0412", "2019-04-12"],
+    ];
+    for (const [text, iso] of cases) {
+      const parsed = parseDate(text, {});
+      assert.equal(parsed?.iso, iso, text);
+      assert.equal(parsed?.repaired, true, text);
+      assert.equal(lostSeparator(text), true, text);
+    }
+  });
+
+  it("reads no phone number, amount, unpadded or impossible split as a date", () => {
+    for (const text of ["03-78901234", "012-3456789", "1012.18", "12/12018", "1803-0012", "03-4021", "2019-12"]) {
+      assert.equal(parseDate(text, {}), null, text);
+    }
+  });
+
+  it("tells the lost-separator shape from every other date reading, a glued label aside", () => {
+    assert.equal(lostSeparator("Date:12/012018"), true);
+    for (const text of ["12/01/2018", "61/03/18", "14/dun/2017", "20180112", "61 / 03/18"]) {
+      assert.equal(lostSeparator(text), false, text);
+    }
+  });
+
+  it("reads a date with a rule printed after it as printed", () => {
+    assert.deepEqual(parseDate("28/03/2017--", {}), { iso: "2017-03-28", ambiguous: false, order: "DMY" });
+  });
+});
+
 describe("parseDate: misread month names", () => {
   it("reads a month name with one wrong letter only when a single month fits", () => {
     assert.equal(fuzzyMonthNumber("dun"), 6);
@@ -89,6 +124,16 @@ describe("parseDate: misread month names", () => {
       repaired: true,
     });
     assert.equal(parseDate("27 Mat 2018", {}), null);
+  });
+
+  it("reads a zero for the letter O in a month name, in front too", () => {
+    assert.deepEqual(parseDate("0ct 3, 2016", {}), {
+      iso: "2016-10-03",
+      ambiguous: false,
+      order: "text",
+      repaired: true,
+    });
+    assert.equal(parseDate("0 3, 2016", {}), null);
   });
 
   it("only between day and year, not a word in front of a number", () => {
@@ -139,5 +184,34 @@ describe("chooseDates on OCR'd receipts", () => {
     const clean = issueDate(receipt(withBody([[["21/03/18 12:36", 20]]])), 2026);
     assert.equal(repaired.value, "2018-03-01");
     assert.ok(repaired.penalty < clean.penalty, `${repaired.penalty} vs ${clean.penalty}`);
+  });
+
+  it("takes a lost-separator date after a date label or beside a clock time, less surely than a clean one", () => {
+    assert.equal(issueDate(receipt(withBody([[["Date 12/012018", 20]]])), 2026).value, "2018-01-12");
+    const lost = issueDate(receipt(withBody([[["11-0418 17:42", 20]]])), 2026);
+    const clean = issueDate(receipt(withBody([[["11-04-18 17:42", 20]]])), 2026);
+    assert.equal(lost.value, "2018-04-11");
+    assert.ok(lost.penalty < clean.penalty, `${lost.penalty} vs ${clean.penalty}`);
+  });
+
+  it("reads the clock of a till line also without its colon or split after it", () => {
+    assert.equal(issueDate(receipt(withBody([[["1012A 560272 1105-16", 20]]])), 2026).value, "2016-05-11");
+    assert.equal(issueDate(receipt(withBody([[["0S: 38P 568268 0406-18", 20]]])), 2026).value, "2018-06-04");
+  });
+
+  it("takes no lost-separator date without a label or a clock time", () => {
+    assert.equal(issueDate(receipt(withBody([[["560272 1105-16", 20]]])), 2026).value, null);
+    assert.equal(issueDate(receipt(withBody([[["12/012018", 20]]])), 2026).value, null);
+  });
+
+  it("never reads a labelled phone or invoice number, or an amount, beside a time as a date", () => {
+    for (const row of ["Tel 03-1218 10:30", "Inv No: 2019-0412 10:30", "Total 1012.18 10:30"]) {
+      assert.equal(issueDate(receipt(withBody([[[row, 20]]])), 2026).value, null, row);
+    }
+  });
+
+  it("lets a lost-separator date lose to any date printed cleanly in a plausible year", () => {
+    const doc = receipt(withBody([[["Date: 12/012018 10:30", 20]], [["SLIP 0041", 20]], [["15/03/2018", 20]]]));
+    assert.equal(issueDate(doc, 2026).value, "2018-03-15");
   });
 });

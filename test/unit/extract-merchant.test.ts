@@ -176,3 +176,73 @@ describe("merchant name", () => {
     assert.ok(clean && stray && clean.score > stray.score + 0.5, `${clean?.score} vs ${stray?.score}`);
   });
 });
+
+describe("merchant name below a logo and over lines", () => {
+  /** What OCR makes of a logo: rows of short doubtful "words". */
+  const LOGO: Array<[string, number]> = [
+    ["ee", 0.22],
+    ["Riese et", 0.1],
+    ["Re ,", 0.3],
+    ["oA ae", 0.3],
+    ["hee", 0.25],
+    ["Bae Sane", 0.2],
+    ["AD 3", 0.2],
+    ["eee", 0.08],
+    ["RAS Pe", 0.15],
+    ["Sep bly", 0.2],
+  ];
+
+  it("counts rows by the text they hold, so rows of logo specks do not push the name out of reach", () => {
+    const { name } = party([...LOGO, "SUNNY REST AND SERVICE AREA", "LOT R1, MAPLE ROAD", "84600 HILLTOWN"]);
+    assert.equal(name.best?.value, "SUNNY REST AND SERVICE AREA");
+  });
+
+  it("prefers a name read with confidence over a doubtful row above it", () => {
+    const { name } = party([
+      ["Se iene eee", 0.27],
+      "Cashier [ANNE] Machine [003]",
+      "Tel: 03-6258 0869",
+      "GST No: 001329332224",
+      "[19/06/17] [11:37]",
+      "FIVE STAR CASH & CARRY",
+      "G.23, Plaza Maple,",
+      "47300 Hilltown",
+    ]);
+    assert.equal(name.best?.value, "FIVE STAR CASH & CARRY");
+  });
+
+  it("follows a name over an open bracket to the legal form that ends it", () => {
+    const { name } = party([
+      "AIK HUAT HARDWARE",
+      ["ENTERPRISE (MAPLE", 0.8],
+      "HILL). SUN BHD",
+      "NO. 17-G, MAPLE ROAD",
+      "40170 HILLTOWN",
+    ]);
+    assert.equal(name.best?.value, "AIK HUAT HARDWARE ENTERPRISE (MAPLE HILL). SDN BHD");
+  });
+
+  it("joins the legal name printed under a trading name, without its registration number", () => {
+    const { name } = party(["BLUE LEAF STATIONER", "Blue Leaf Enterprise Sdn Bhd (82256-V)", "No.41G, Maple Road"]);
+    assert.equal(name.best?.value, "BLUE LEAF STATIONER Blue Leaf Enterprise Sdn Bhd");
+  });
+
+  it("does not carry a name on to a line with digits or one that never reaches a legal form", () => {
+    const address = party(["BLUE LEAF HARDWARE", "12 MAPLE ROAD SDN BHD", "40150 HILLTOWN"]).name.best?.value;
+    assert.equal(address, "BLUE LEAF HARDWARE");
+    const open = party(["BLUE LEAF HARDWARE", "(MAPLE BRANCH", "HILLTOWN", "12 MAPLE ROAD"]).name.best?.value;
+    assert.equal(open, "BLUE LEAF HARDWARE");
+  });
+});
+
+describe("merchant address after a registration line", () => {
+  it("leaves out a registration number behind a label OCR glued to it", () => {
+    const { address } = party([
+      "BLUE LEAF TRADING SDN BHD",
+      "Co-REGi:860671-D",
+      "LOT 1851-A, MAPLE ROAD 6,",
+      "43300 HILLTOWN",
+    ]);
+    assert.equal(address.best?.value, "LOT 1851-A, MAPLE ROAD 6, 43300 HILLTOWN");
+  });
+});

@@ -38,6 +38,14 @@ describe("repairConfusions", () => {
     assert.equal(repairConfusions("52l00"), "52100");
     assert.equal(repairConfusions("5220@"), "52200");
     assert.equal(repairConfusions("O3-7728"), "03-7728");
+    assert.equal(repairConfusions("52oo0"), "52000");
+    assert.equal(repairConfusions("1OO-2"), "1OO-2");
+  });
+
+  it("reads a capital I second in a capitalised word as a small l", () => {
+    assert.equal(repairConfusions("JIn"), "Jln");
+    assert.equal(repairConfusions("BIk,"), "Blk,");
+    for (const w of ["JIN", "Jin", "AI", "iPhone"]) assert.equal(repairConfusions(w), w);
   });
 
   it("leaves ids, quantities, unit numbers and plain words alone", () => {

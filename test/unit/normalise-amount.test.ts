@@ -196,6 +196,29 @@ describe("parseAmount: examples", () => {
     assert.equal(parseAmount("Ol", {}), null);
   });
 
+  it("repairs a round capital read for the last 0 of the cents, and only there", () => {
+    assert.deepEqual(parseAmount("RM 119.7C", {}), { value: 119.7, text: "119.70", currency: "MYR" });
+    assert.equal(parseAmount("5.0D", {})?.text, "5.00");
+    assert.equal(parseAmount("12.5Q", {})?.text, "12.50");
+    assert.equal(parseAmount("C7.42", {}), null, "a letter in front is no digit");
+    assert.equal(parseAmount("119.C0", {}), null, "only the last place of the cents");
+    assert.equal(parseAmount("119C", {}), null, "only behind a decimal separator");
+    assert.equal(parseAmount("119.75C", {}), null, "no third decimal place");
+  });
+
+  it("reads cents whose leading 0 OCR lost only next to a currency mark", () => {
+    assert.deepEqual(parseAmount("RM .30", {}), { value: 0.3, text: "0.30", currency: "MYR" });
+    assert.equal(parseAmount("RM ,30", {})?.text, "0.30");
+    assert.equal(parseAmount(".30", {}), null);
+    assert.equal(parseAmount("RM .3", {}), null, "one place after the point is no cents");
+  });
+
+  it("closes an OCR gap before the decimal separator as well as after it", () => {
+    assert.equal(parseAmount("RM50 .00", {})?.text, "50.00");
+    assert.equal(parseAmount("50 .00", {})?.text, "50.00");
+    assert.equal(parseAmount("50 . 00", {}), null, "gaps on both sides leave three tokens");
+  });
+
   it("refuses what is not one whole amount", () => {
     const rejects = [
       "19%",

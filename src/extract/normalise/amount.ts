@@ -2,7 +2,7 @@
  * Money amounts as printed -> a number and its canonical two-decimal text.
  * Handles grouping by ".", ",", "'", spaces (also the narrow no-break spaces French typesetting uses) and Indian
  * lakh grouping; negatives written "-12,00", "12,00-" or "(12.00)"; currency marks before or after the number;
- * German "12,-" for whole amounts; and the two OCR slips that cannot invent a value (see `repairOcr`).
+ * German "12,-" for whole amounts; and the OCR slips that cannot invent a value (see `repairOcr` and `roundCents`).
  */
 import { parseCurrency } from "./currency.js";
 import type { LocaleHints } from "./locale.js";
@@ -111,10 +111,20 @@ function splitNumber(core: string, hints: LocaleHints): Digits | null {
  * is set aside first and kept.
  */
 function repairOcr(token: string): string {
-  const [, prefix = "", core = "", suffix = ""] = /^([^\dOoIl|]*)(.*?)([^\dOoIl|.,]*)$/.exec(token) ?? [];
-  if (!/[OoIl|]/.test(core) || !/\d/.test(core)) return token;
+  const cents = roundCents(token);
+  const [, prefix = "", core = "", suffix = ""] = /^([^\dOoIl|]*)(.*?)([^\dOoIl|.,]*)$/.exec(cents) ?? [];
+  if (!/[OoIl|]/.test(core) || !/\d/.test(core)) return cents;
   const repaired = core.replace(/[Oo]/g, "0").replace(/[Il|]/g, "1");
-  return /^\d[\d.,'’]*[.,]\d{2}$/.test(repaired) ? `${prefix}${repaired}${suffix}` : token;
+  return /^\d[\d.,'’]*[.,]\d{2}$/.test(repaired) ? `${prefix}${repaired}${suffix}` : cents;
+}
+
+/**
+ * A worn thermal print leaves the last 0 of the cents open or flattened, and OCR reads it as another round capital
+ * ("119.7C", "5.0D"). Only the last place of a two-place fraction behind a real digit is repaired: there a letter
+ * ends no word a receipt prints, while "C" or "D" anywhere else may be a unit or a code.
+ */
+function roundCents(token: string): string {
+  return token.replace(/(\d[.,]\d)[CDQ]$/, "$10");
 }
 
 interface Marks {
@@ -125,8 +135,8 @@ interface Marks {
   wholeUnits: boolean;
 }
 
-/** A currency mark is one or two non-numeric words ("EUR", "€", "$ US"). */
-const FRONT_CURRENCY = /^([^\d\s\-−–(]+(?:\s[^\d\s\-−–(]+)?)\s*/;
+/** A currency mark is one or two non-numeric words ("EUR", "€", "$ US"); a point after it starts the number. */
+const FRONT_CURRENCY = /^((?![.,])[^\d\s\-−–(]+(?:\s(?![.,])[^\d\s\-−–(]+)?)\s*/;
 const BACK_CURRENCY = /\s*([^\d\s\-−–)]+(?:\s[^\d\s\-−–)]+)?)$/;
 
 /**
@@ -218,10 +228,12 @@ export function parseAmount(text: string, hints: LocaleHints): ParsedAmount | nu
   if (peeled === null || marks.negative > 1) return null;
   const currency = marks.currencies[0] ?? null;
   if (marks.currencies.some((other) => other !== currency)) return null;
-  // "27. 55": OCR splits a number after its decimal separator. "RM 64 15": thermal printers' faint decimal points
-  // vanish; two digits after a space are cents only next to a currency mark (a space groups three digits).
-  let core = peeled.replace(/^(\d+)([.,]) (\d{2})$/, "$1$2$3");
-  if (currency !== null || marks.misread) core = core.replace(/^(\d{1,3}) (\d{2})$/, "$1.$2");
+  // "27. 55", "50 .00": OCR splits a number at its decimal separator. "RM 64 15": thermal printers' faint decimal
+  // points vanish; two digits after a space are cents only next to a currency mark (a space groups three digits).
+  let core = peeled.replace(/^(\d+)(?:([.,]) | ([.,]))(\d{2})$/, "$1$2$3$4");
+  // "RM .30": next to a currency mark a fraction with nothing before its point is cents; OCR lost the faint "0".
+  if (currency !== null || marks.misread)
+    core = core.replace(/^(\d{1,3}) (\d{2})$/, "$1.$2").replace(/^[.,](\d{2})$/, "0.$1");
   if (!/^\d[\d.,\s\u00a0\u202f\u2009'’]*$/.test(core) || !/\d$/.test(core)) return null;
   const digits = splitNumber(core, hints);
   if (digits === null || digits.integer === "" || digits.integer.length > MAX_INTEGER_DIGITS) return null;

@@ -6,6 +6,8 @@
  * missing parts from today's date and has no Malay, while here the whole string must be one complete date.
  * Scans misread digits and letters: a date with one impossible part ("61/03/18") or a month name one letter off
  * ("14/dun/2017") is read when exactly one OCR confusion explains it, and flagged `repaired` so scorers trust it less.
+ * So is a date that lost one separator ("12/012018", "0406-18") when a single place to put it back gives a date;
+ * `lostSeparator` tells such a reading apart, since alone it is too often a phone or document number to trust.
  */
 import type { DateOrder, LocaleHints } from "./locale.js";
 import { fuzzyMonthNumber, isWeekday, monthNumber } from "./months.js";
@@ -151,6 +153,39 @@ function readRepaired(parts: Parts, layout: DateOrder): ParsedDate | null {
   return readings.size === 1 ? ([...readings.values()][0] ?? null) : null;
 }
 
+/** Two runs of digits with one date separator between them: a date printed with two, one of which OCR dropped. */
+const LOST_SEPARATOR = /^(\d{2,6})([/-])(\d{2,6})$/;
+
+/**
+ * Whether a date's text is the one-separator shape `readLostSeparator` reads. A label glued in front ("Date:") is
+ * ignored; the dates the other readers accept always print two separators or none.
+ */
+export function lostSeparator(text: string): boolean {
+  return LOST_SEPARATOR.test(trimEdges(text).replace(/^\D+/, ""));
+}
+
+/**
+ * "12/012018", "11-0418", "0406-18": the separator is put back at every place that leaves padded parts (two-digit
+ * day and month, two- or four-digit year), and the text is read only when exactly one of them gives a date as
+ * printed. No digit is changed too: one repair per reading. Dots are left alone, since "1012.18" is an amount.
+ */
+function readLostSeparator(text: string, hints: LocaleHints): ParsedDate | null {
+  const match = LOST_SEPARATOR.exec(text);
+  if (match === null) return null;
+  const [, head = "", , tail = ""] = match;
+  const splits: Parts[] = [];
+  for (let at = 2; at <= head.length - 2; at++) splits.push([head.slice(0, at), head.slice(at), tail]);
+  for (let at = 2; at <= tail.length - 2; at++) splits.push([head, tail.slice(0, at), tail.slice(at)]);
+  const readings = new Map<string, ParsedDate>();
+  for (const parts of splits) {
+    if (!parts.every((part) => part.length === 2 || part.length === 4)) continue;
+    const layout = layoutOf(parts, hints);
+    const read = layout === null ? null : readPrinted(parts, layout);
+    if (read !== null) readings.set(read.iso, { ...read, repaired: true });
+  }
+  return readings.size === 1 ? ([...readings.values()][0] ?? null) : null;
+}
+
 function parseNumeric(text: string, hints: LocaleHints): ParsedDate | null {
   const compact = COMPACT.exec(text);
   if (compact !== null) {
@@ -158,7 +193,7 @@ function parseNumeric(text: string, hints: LocaleHints): ParsedDate | null {
     return iso === null ? null : { iso, ambiguous: false, order: "YMD" };
   }
   const match = NUMERIC.exec(text);
-  if (match === null) return null;
+  if (match === null) return readLostSeparator(text, hints);
   const parts: Parts = [repairDigits(match[1] ?? ""), repairDigits(match[3] ?? ""), repairDigits(match[4] ?? "")];
   // A part without a single digit ("SB", "??") is a word or noise, not a misread number.
   if (!parts.every((part) => /\d/.test(part))) return null;
@@ -178,7 +213,15 @@ function textualTokens(text: string): string[] {
     .filter((token) => token !== "" && !FILLERS.has(fold(token)));
 }
 
+/** A month name whose O was read as a zero ("0ct 3, 2016"): a zero before letters is a digit in no date. */
+const ZERO_FOR_O = /(?<![\p{L}\d])0(\p{L}{2,})/u;
+
 function parseTextual(text: string): ParsedDate | null {
+  const zero = ZERO_FOR_O.exec(text);
+  if (zero !== null && monthNumber(`o${zero[1]}`) !== null) {
+    const read = parseTextual(text.replace(ZERO_FOR_O, "o$1"));
+    return read && { ...read, repaired: true };
+  }
   let tokens = textualTokens(text);
   // A leading weekday may take two words ("quinta-feira").
   while (tokens.length > 3 && tokens[0] !== undefined && isWeekday(tokens[0])) tokens = tokens.slice(1);
@@ -207,7 +250,8 @@ function parseTextual(text: string): ParsedDate | null {
 export function parseDate(text: string, hints: LocaleHints): ParsedDate | null {
   // Every date form has digits; the engine calls this on every word span of a page, so leave early.
   if (!/\d/.test(text)) return null;
-  const cleaned = trimEdges(text);
+  // A rule or leader printed after the date ("28/03/2017--") is no part of it: no date ends in a separator.
+  const cleaned = trimEdges(text).replace(/(\d)[-/.]+$/, "$1");
   if (cleaned === "" || cleaned.length > 40) return null;
   return parseNumeric(cleaned, hints) ?? parseTextual(cleaned);
 }

@@ -60,7 +60,7 @@ export function repairConfusions(word: string): string {
   const m = /^([("'[]*)(.*?)([)"'\],;:.!?]*)$/su.exec(word);
   const core = m?.[2] ?? "";
   if (core.length < 3) return word;
-  const repaired = repairLetterWord(core) ?? repairNumber(core) ?? repairPrefixedAmount(core);
+  const repaired = repairLetterWord(core) ?? repairCapitalI(core) ?? repairNumber(core) ?? repairPrefixedAmount(core);
   return repaired === null ? word : `${m?.[1] ?? ""}${repaired}${m?.[3] ?? ""}`;
 }
 
@@ -87,6 +87,15 @@ function repairLetterWord(core: string): string | null {
   return chars.join("");
 }
 
+/**
+ * A capitalised word whose second letter reads as a capital I ("JIn", "BIk", "FIat"): capital I and small l are one
+ * glyph in most receipt fonts, and no word is capitalised as two capitals followed by small letters.
+ */
+function repairCapitalI(core: string): string | null {
+  const m = /^(\p{Lu})I(\p{Ll}+)$/u.exec(core);
+  return m ? `${m[1]}l${m[2]}` : null;
+}
+
 /** An amount glued to its currency ("RMO.00", "RMIS.98", "$S.25"): repaired only when the rest becomes an amount. */
 function repairPrefixedAmount(core: string): string | null {
   for (let n = 1; n <= 3; n++) {
@@ -97,6 +106,16 @@ function repairPrefixedAmount(core: string): string | null {
     if (amount !== null) return prefix + amount;
   }
   return null;
+}
+
+/** Whether chars[i] is in a run of zero look-alikes with a digit on both sides of the run ("52oo0"). */
+function inZeroRun(chars: readonly string[], i: number): boolean {
+  if (!ZERO_LIKE.has(chars[i] ?? "")) return false;
+  let start = i;
+  let end = i;
+  while (ZERO_LIKE.has(chars[start - 1] ?? "")) start--;
+  while (ZERO_LIKE.has(chars[end + 1] ?? "")) end++;
+  return isDigit(chars[start - 1]) && isDigit(chars[end + 1]);
 }
 
 /** A number with letter-like characters among its digits ("2O18", "2B.74"); null when the word is anything else. */
@@ -119,6 +138,7 @@ function repairNumber(core: string, amountOnly = false): string | null {
   const out = chars.map((c, i) => {
     const digit = DIGIT_FOR[c];
     if (digit === undefined) return c;
+    if (inZeroRun(chars, i)) return digit;
     const before = isDigit(chars[i - 1]);
     const after = isDigit(chars[i + 1]);
     // A zero look-alike next to a digit, unless its other neighbour is a letter too ("BO26" is an id).

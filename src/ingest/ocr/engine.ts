@@ -6,6 +6,11 @@ export interface OcrResult {
   width: number;
   height: number;
   words: RawWord[];
+  /**
+   * The engine's own line grouping: indices into `words`, one array per line it read, in reading order. The line
+   * re-reader crops these lines (rereading.ts); absent when the engine gives none.
+   */
+  lines?: number[][];
 }
 
 /** One interface, two engines (tesseract CLI, tesseract.js); ingest never knows which one it talks to. */

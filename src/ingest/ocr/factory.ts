@@ -6,6 +6,7 @@
 import { DocsiftError } from "../../domain/errors.js";
 import type { OcrEngine, OcrEngineKind } from "./engine.js";
 import { type OcrFallbackNotice, withOcrFallback } from "./fallback.js";
+import { withLineRereading } from "./rereading.js";
 import { createTesseractCli, tesseractOnPath } from "./tesseract-cli.js";
 import { createTesseractJs } from "./tesseract-js.js";
 
@@ -21,8 +22,9 @@ let shared: OcrEngine | undefined;
 /**
  * The process-wide engine: `DOCSIFT_OCR_ENGINE` (tesseract-cli | tesseract-js) when set, else the tesseract CLI when
  * it is on PATH, else tesseract.js. A CLI engine falls back to tesseract.js page by page when the binary fails, unless
- * `DOCSIFT_OCR_FALLBACK=none` (then the file fails `ocr_failed` with the binary's error). Shared so tesseract.js
- * workers are reused across documents.
+ * `DOCSIFT_OCR_FALLBACK=none` (then the file fails `ocr_failed` with the binary's error). Lines with a doubtful word
+ * are then re-read with PaddleOCR's line recogniser (rereading.ts) unless `DOCSIFT_OCR_REREAD=off`. Shared so
+ * tesseract.js workers and the recogniser's model are reused across documents.
  */
 export function defaultOcrEngine(): OcrEngine {
   shared ??= createDefault(process.env);
@@ -31,9 +33,13 @@ export function defaultOcrEngine(): OcrEngine {
 
 function createDefault(env: NodeJS.ProcessEnv): OcrEngine {
   const kind = chooseKind(env);
+  const reread = rereadEnabled(env);
   const engine = createOcrEngine(kind);
-  if (kind !== "tesseract-cli" || !fallbackEnabled(env)) return engine;
-  return withOcrFallback(engine, createTesseractJs, warnFallback);
+  const reading =
+    kind === "tesseract-cli" && fallbackEnabled(env)
+      ? withOcrFallback(engine, createTesseractJs, warnFallback)
+      : engine;
+  return reread ? withLineRereading(reading) : reading;
 }
 
 function chooseKind(env: NodeJS.ProcessEnv): OcrEngineKind {
@@ -49,6 +55,13 @@ function fallbackEnabled(env: NodeJS.ProcessEnv): boolean {
   if (configured === undefined || configured === "" || configured === "tesseract-js") return true;
   if (configured === "none") return false;
   throw new DocsiftError("bad_request", `DOCSIFT_OCR_FALLBACK="${configured}": use tesseract-js or none.`);
+}
+
+function rereadEnabled(env: NodeJS.ProcessEnv): boolean {
+  const configured = env.DOCSIFT_OCR_REREAD;
+  if (configured === undefined || configured === "" || configured === "doubtful") return true;
+  if (configured === "off") return false;
+  throw new DocsiftError("bad_request", `DOCSIFT_OCR_REREAD="${configured}": use doubtful or off.`);
 }
 
 /**

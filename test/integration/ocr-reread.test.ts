@@ -1,0 +1,189 @@
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import sharp from "sharp";
+import { DocsiftError } from "../../src/domain/errors.js";
+import { renderPage } from "../../src/ingest/index.js";
+import type { OcrEngine, OcrResult } from "../../src/ingest/ocr/engine.js";
+import { defaultOcrEngine } from "../../src/ingest/ocr/factory.js";
+import { type LineRecogniser, paddleRecogniser, readLine } from "../../src/ingest/ocr/line-recogniser.js";
+import { rereadLines, withLineRereading } from "../../src/ingest/ocr/rereading.js";
+import { createTesseractCli } from "../../src/ingest/ocr/tesseract-cli.js";
+import { type GreyImage, parsePgm, pgm } from "../../src/ingest/pgm.js";
+import { type ExpectedWord, makeTextPdf } from "../helpers/pdf-fixtures.js";
+
+const LINES = ["TOTAL 12.50", "SHAH ALAM 40150"];
+/** A receipt-sized strip, 14 pt text. */
+const SIZE = { width: 260, height: 90 };
+
+/** The strip rendered at `dpi` as grey pixels. */
+async function render(bytes: Uint8Array, dpi: number): Promise<GreyImage> {
+  const { data, info } = await sharp(await renderPage(bytes, 1, { dpi }))
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+/**
+ * A poor photo of the strip: 72 dpi, blurred, with fixed pseudo-random noise. On it tesseract doubts some words
+ * (below 0.95) yet the recogniser still reads every line.
+ */
+async function degrade(image: GreyImage): Promise<GreyImage> {
+  const blurred = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .blur(0.6)
+    .toColourspace("b-w")
+    .raw()
+    .toBuffer();
+  let seed = 42;
+  const noise = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed / 2 ** 32 - 0.5) * 40;
+  };
+  const data = Uint8Array.from(blurred, (v) => Math.max(0, Math.min(255, Math.round(v + noise()))));
+  return { width: image.width, height: image.height, data };
+}
+
+const lineTexts = (result: OcrResult): string[] =>
+  (result.lines ?? []).map((line) => line.map((i) => result.words[i]!.text).join(" "));
+
+/** An engine that returns a reading made earlier (the benchmark's cached tesseract output, in effect). */
+const cachedEngine = (result: OcrResult): OcrEngine => ({ name: "cached", recognise: async () => result });
+
+describe("line re-reading with PaddleOCR's recogniser (real model, real tesseract)", () => {
+  let expected: ExpectedWord[];
+  let clean: GreyImage;
+  let poor: Buffer;
+  let first: OcrResult;
+
+  before(async () => {
+    const made = await makeTextPdf([LINES.map((text, i) => ({ text, x: 20, y: 55 - 30 * i, size: 14 }))], SIZE);
+    expected = made.expected[0]!;
+    clean = await render(made.bytes, 200);
+    const degraded = await degrade(await render(made.bytes, 72));
+    poor = pgm(degraded.width, degraded.height, degraded.data);
+    first = await createTesseractCli().recognise(poor);
+  });
+
+  it("reads each line of a clean image exactly", async () => {
+    let next = 0;
+    for (const text of LINES) {
+      const count = text.split(" ").length;
+      const words = expected.slice(next, next + count).map((w) => w.box);
+      next += count;
+      const chars = await readLine(clean, {
+        left: Math.floor(Math.min(...words.map((b) => b.x0)) * clean.width),
+        top: Math.floor(Math.min(...words.map((b) => b.y0)) * clean.height),
+        right: Math.ceil(Math.max(...words.map((b) => b.x1)) * clean.width),
+        bottom: Math.ceil(Math.max(...words.map((b) => b.y1)) * clean.height),
+      });
+      assert.equal(
+        chars
+          .map((c) => c.text)
+          .join("")
+          .trim(),
+        text,
+      );
+      assert.ok(
+        chars.every((c, i) => i === 0 || c.x > chars[i - 1]!.x),
+        "characters run left to right",
+      );
+    }
+  });
+
+  it("re-reads tesseract's doubtful lines on a poor image, keeping tesseract's word boxes", async () => {
+    assert.equal(first.lines?.length, LINES.length, `tesseract's lines: ${JSON.stringify(lineTexts(first))}`);
+    assert.ok(
+      first.words.some((w) => w.confidence < 0.95),
+      "tesseract doubts a word (else nothing is re-read)",
+    );
+    const reread = await withLineRereading(cachedEngine(first)).recognise(poor);
+    assert.deepEqual(lineTexts(reread), LINES);
+    assert.notDeepEqual(reread.words, first.words, "doubtful words took the re-reading");
+    first.lines!.forEach((line, k) => {
+      const after = reread.lines![k]!;
+      assert.equal(after.length, line.length, "no word was split");
+      assert.deepEqual(
+        after.map((i) => reread.words[i]!.box),
+        line.map((i) => first.words[i]!.box),
+      );
+    });
+    // The decorator around the real CLI gives what rereadLines gives on tesseract's reading.
+    const decorated = await withLineRereading(createTesseractCli()).recognise(poor);
+    assert.deepEqual(decorated, reread);
+  });
+
+  it("leaves the inner engine's reading alone: re-reading off, or no doubtful line", async () => {
+    assert.deepEqual(await createTesseractCli().recognise(poor), first, "off: tesseract's own reading, unchanged");
+    const sure: OcrResult = { ...first, words: first.words.map((w) => ({ ...w, confidence: 0.95 })) };
+    let reads = 0;
+    const counting: LineRecogniser = {
+      readLine: (...args) => {
+        reads++;
+        return paddleRecogniser.readLine(...args);
+      },
+    };
+    assert.equal(await withLineRereading(cachedEngine(sure), counting).recognise(poor), sure);
+    assert.equal(reads, 0);
+  });
+
+  it("rejects DOCSIFT_OCR_REREAD values other than doubtful and off", () => {
+    const saved = process.env.DOCSIFT_OCR_REREAD;
+    process.env.DOCSIFT_OCR_REREAD = "always";
+    try {
+      assert.throws(
+        () => defaultOcrEngine(),
+        (err: unknown) =>
+          err instanceof DocsiftError && err.code === "bad_request" && /DOCSIFT_OCR_REREAD/.test(err.message),
+      );
+    } finally {
+      if (saved === undefined) delete process.env.DOCSIFT_OCR_REREAD;
+      else process.env.DOCSIFT_OCR_REREAD = saved;
+    }
+  });
+
+  it("stops between lines when the signal is aborted, with the signal's reason", async () => {
+    const stop = new AbortController();
+    const reason = new Error("client went away");
+    let reads = 0;
+    const abortingAfterOne: LineRecogniser = {
+      async readLine(...args) {
+        reads++;
+        const chars = await paddleRecogniser.readLine(...args);
+        stop.abort(reason);
+        return chars;
+      },
+    };
+    const doubtful: OcrResult = { ...first, words: first.words.map((w) => ({ ...w, confidence: 0.5 })) };
+    await assert.rejects(
+      withLineRereading(cachedEngine(doubtful), abortingAfterOne).recognise(poor, stop.signal),
+      reason,
+    );
+    assert.equal(reads, 1);
+    await assert.rejects(withLineRereading(createTesseractCli()).recognise(poor, stop.signal), reason);
+  });
+
+  it("keeps the first reading and warns once when the recogniser fails", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const failing: LineRecogniser = { readLine: async () => Promise.reject(new Error("model file missing")) };
+      assert.equal(await withLineRereading(cachedEngine(first), failing).recognise(poor), first);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    assert.deepEqual(
+      warnings.map((w) => [(w as NodeJS.ErrnoException).code, /model file missing/.test(w.message)]),
+      [["DOCSIFT_OCR_REREAD", true]],
+    );
+  });
+
+  it("rereadLines refuses an image of another size than the reading", async () => {
+    const image = parsePgm(poor)!;
+    await assert.rejects(
+      rereadLines(first, { ...image, width: image.width - 1 }, paddleRecogniser),
+      /The image is \d+x\d+, the OCR result/,
+    );
+  });
+});
