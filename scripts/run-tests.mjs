@@ -1,9 +1,12 @@
 // Runs every test/**/*.test.ts (or the files/folders given) with node's built-in runner through tsx.
 // Node 20's --test does not glob .ts files itself, hence this small launcher.
 // One file at a time: fault tests restart the shared PostgreSQL, which must not cut another file's connections.
-import { spawnSync } from "node:child_process";
+// On failure the runner's diagnostics (such as an error a file raised after its tests ended, which fails the file
+// as a whole with only "test failed") are repeated after the summary, where a truncated CI log still shows them.
+import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 
 function collect(path) {
   if (statSync(path).isDirectory())
@@ -19,11 +22,24 @@ if (files.length === 0) {
   console.error("no test files found");
   process.exit(1);
 }
-const result = spawnSync(
+const child = spawn(
   process.execPath,
   ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files],
-  {
-    stdio: "inherit",
-  },
+  { stdio: ["inherit", "pipe", "inherit"] },
 );
-process.exit(result.status ?? 1);
+/** The spec reporter's "ℹ" lines other than the closing counts: errors and warnings reported outside any test. */
+const SUMMARY = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /;
+const diagnostics = [];
+createInterface({ input: child.stdout }).on("line", (line) => {
+  process.stdout.write(`${line}\n`);
+  if (line.startsWith("ℹ ") && !SUMMARY.test(line)) diagnostics.push(line);
+});
+child.on("close", (code, signal) => {
+  const status = code ?? 1;
+  if (status !== 0 && diagnostics.length > 0) {
+    console.log(`\nDiagnostics reported outside tests (${diagnostics.length}):`);
+    for (const line of diagnostics.slice(-40)) console.log(line);
+  }
+  if (signal) console.error(`test runner ended by ${signal}`);
+  process.exit(status);
+});
