@@ -27,12 +27,12 @@ const child = spawn(
   ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files],
   { stdio: ["inherit", "pipe", "inherit"] },
 );
-/** The spec reporter's "ℹ" lines other than the closing counts: errors and warnings reported outside any test. */
-const SUMMARY = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /;
+/** The spec reporter's "ℹ" lines that carry an error or warning (not tests' own diagnostics, not the counts). */
+const DIAGNOSTIC = /^ℹ .*(error|warning|uncaught|unhandled)/i;
 const diagnostics = [];
 createInterface({ input: child.stdout }).on("line", (line) => {
   process.stdout.write(`${line}\n`);
-  if (line.startsWith("ℹ ") && !SUMMARY.test(line)) diagnostics.push(line);
+  if (DIAGNOSTIC.test(line)) diagnostics.push(line);
 });
 child.on("close", (code, signal) => {
   const status = code ?? 1;

@@ -12,6 +12,7 @@ import { amountCandidates, dateCandidates } from "./candidates.js";
 import { chooseDates } from "./dates.js";
 import { type Decision, toField } from "./decision.js";
 import { guessDocumentType } from "./document-type.js";
+import { headerRepairFor } from "./header-lexicon.js";
 import {
   accountNumber,
   bic,
@@ -102,7 +103,7 @@ function plan(document: Document, options: ExtractOptions) {
   const documentDates = once(() => (isReceipt() ? receiptDates() : invoiceDates()));
   const supplierParty = once(() => supplier(layout));
   const customerParty = once(() => customer(layout, supplierParty().name.best?.words ?? []));
-  const merchantParty = once(() => merchant(layout));
+  const merchantParty = once(() => merchant(layout, headerRepairFor(language())));
   const ibanDecision = once(() => iban(layout));
   const fallbackCurrency = given.country ? (COUNTRY_CURRENCY[given.country] ?? null) : null;
   const currencyDecision = once(() =>

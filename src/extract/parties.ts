@@ -730,11 +730,12 @@ const CHATTER =
  * company suffixes win; generic headings and noise lose); the address is the run of address lines after it,
  * skipping registration numbers, dates and headings printed in between.
  */
-export function merchant(layout: Layout): PartyDecision {
+export function merchant(layout: Layout, repair: (word: Word) => Word = (word) => word): PartyDecision {
   const page = layout.pages[0];
   const none: PartyDecision = { name: { family: "name", best: null }, address: { family: "address", best: null } };
   if (!page) return none;
-  const rowWords = (r: number) => trimNoise(withoutNoiseSegments(rowSegments(page, r)).flatMap((s) => s.words));
+  const rowWords = (r: number) =>
+    trimNoise(withoutNoiseSegments(rowSegments(page, r)).flatMap((s) => s.words)).map(repair);
   let best: { row: number; score: number } | null = null;
   // Rows are counted by the text they hold: a logo OCR read as rows of specks above the header pushes the name down
   // a quarter row each, and uses up as little of the twelve rows the name is looked for in.
@@ -840,7 +841,23 @@ function withoutNoiseSegments(segs: readonly Segment[]): Segment[] {
   let end = segs.length;
   while (start < end && noise(start)) start++;
   while (end > start && noise(end - 1)) end--;
-  return segs.slice(start, end);
+  return segs.slice(start, withoutSpacedTail(segs.slice(0, end)));
+}
+
+/** Segments of a row's spaced-out tail that make it decoration, not text. */
+const SPACED_TAIL = 3;
+
+/**
+ * The end of a row without a tail of lone letters and pairs beside its printed text ("FY EAGLE ENTERPRISE | F | T |
+ * E | 3 | H O | R"): a stamp or a logo's letters, however surely OCR read each one, never continue a name or an
+ * address line. A row that is all spaced letters ("T E S C O") keeps them.
+ */
+function withoutSpacedTail(segs: readonly Segment[]): number {
+  let end = segs.length;
+  while (end > 1 && letterCount(segs[end - 1]?.text ?? "") + digitCount(segs[end - 1]?.text ?? "") <= 2) end--;
+  const head = segs.slice(0, end);
+  const printed = head.some((s) => letterCount(s.text) >= 3 && meanConfidence(s.words) >= 0.8);
+  return segs.length - end >= SPACED_TAIL && printed ? end : segs.length;
 }
 
 function wordsText(words: readonly Word[]): string {

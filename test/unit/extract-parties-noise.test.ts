@@ -40,6 +40,22 @@ describe("merchant header rows with logo fragments", () => {
     assert.equal(merchant(buildLayout(doc)).name.best?.value, "FY EAGLE ENTERPRISE");
   });
 
+  it("drops a tail of spaced-out letters beside the name, however surely read, and keeps a spaced-out name", () => {
+    const stamp: ReceiptRow[] = [
+      [
+        ["FY EAGLE ENTERPRISE", 20],
+        ...["F", "T", "E", "3", "R", "SE"].map((text, i): [string, number] => [text, 200 + 36 * i]),
+      ],
+      ...TAIL,
+    ];
+    assert.equal(merchant(buildLayout(receipt(stamp))).name.best?.value, "FY EAGLE ENTERPRISE");
+    const spaced: ReceiptRow[] = [
+      ["T", "E", "S", "C", "O"].map((text, i): [string, number] => [text, 20 + 36 * i]),
+      ...TAIL,
+    ];
+    assert.equal(merchant(buildLayout(receipt(spaced))).name.best?.value, "T E S C O");
+  });
+
   it("drops a doubtful segment before the name, and keeps a doubtful one between two read well", () => {
     const rows: ReceiptRow[] = [
       [
