@@ -132,7 +132,53 @@ function printsLabel(segment: Segment, role: LabelRole): boolean {
 
 /** Readings of the total that the page's arithmetic supplies where OCR failed the total line. */
 function arithmeticReadings(layout: Layout, all: readonly AmountCandidate[]): AmountCandidate[] {
-  return [...paidReadings(layout, all), ...repairedReadings(layout, all)];
+  return [...paidReadings(layout, all), ...repairedReadings(layout, all), ...unprintedRoundings(layout, all)];
+}
+
+/** The coins totals are rounded to for cash (0.05: Malaysia, Switzerland, Canada...; 0.10: New Zealand...). */
+const COIN_STEPS = [0.05, 0.1];
+
+/**
+ * The rounded total a receipt states only as its parts ("Total Sales RM 64.13", "Rounding Adjustment RM 0.02", and
+ * no 64.15 printed, or none OCR read): the labelled total moved to the nearest coin, when the printed adjustment is
+ * exactly that move and no payment near the total says otherwise. It stands on the rounding line, so roundedTotals()
+ * gives it the total's label.
+ */
+function unprintedRoundings(layout: Layout, all: readonly AmountCandidate[]): AmountCandidate[] {
+  const out: AmountCandidate[] = [];
+  const adjustments = all.filter(
+    (r) => r.value !== 0 && Math.abs(r.value) < ROUNDING_STEP && roleStrength(labelsOf(layout, r), ["rounding"]) > 0.5,
+  );
+  const tendered = all.filter((o) => o.value > 0 && roleStrength(labelsOf(layout, o), TENDERED) > 0.5);
+  for (const r of adjustments) {
+    const totals = all.filter(
+      (t) =>
+        t.value > 0 &&
+        t.segment.pageNum === r.segment.pageNum &&
+        t.segment.row < r.segment.row &&
+        r.segment.row - t.segment.row <= 3 &&
+        roleStrength(labelsOf(layout, t), ["total"]) > 0.5,
+    );
+    for (const t of totals) {
+      for (const step of COIN_STEPS) {
+        const value = Math.round(Math.round(t.value / step) * step * 100) / 100;
+        if (!sameAmount(Math.abs(value - t.value), Math.abs(r.value))) continue;
+        if ([...all, ...out].some((o) => sameAmount(o.value, value))) continue;
+        // A payment near the total that is not this amount says the page was rounded otherwise, or not at all.
+        if (tendered.some((p) => Math.abs(p.value - t.value) < ROUNDING_STEP && !sameAmount(p.value, value))) continue;
+        const reading = {
+          ...r,
+          words: [...t.words, ...r.words],
+          value,
+          normal: formatAmount(value),
+          hasDecimals: true,
+        };
+        ROUNDED_FROM.set(reading, t);
+        out.push(reading);
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -191,6 +237,13 @@ function repairedReadings(layout: Layout, all: readonly AmountCandidate[]): Amou
 
 /** Readings repairedReadings() made of a total line by changing one digit, and the printed amount each reads. */
 const REPAIRED = new WeakMap<AmountCandidate, AmountCandidate>();
+/** Readings unprintedRoundings() made of a total line, and the printed total each rounds. */
+const ROUNDED_FROM = new WeakMap<AmountCandidate, AmountCandidate>();
+
+/** The printed amount a reading stands for: itself, or the total line it was made of. */
+function printedOf(c: AmountCandidate): AmountCandidate {
+  return REPAIRED.get(c) ?? ROUNDED_FROM.get(c) ?? c;
+}
 
 /** After a rounding line, even one whose amount OCR lost, comes the rounded total that was actually paid. */
 function followsRounding(layout: Layout, c: AmountCandidate): boolean {
@@ -506,12 +559,12 @@ export function scoreRole(
     if (receipt) score += paymentContext(layout, c, all) + arithmeticContext(layout, c, all);
     // A reading the arithmetic made by changing a printed digit has to be outweighed by that arithmetic.
     if (REPAIRED.has(c)) score -= 0.8;
-    // The largest of the printed amounts: a repaired reading stands for its printed amount, not beside it.
+    // The largest of the printed amounts: a repaired or rounded reading stands for its printed amount, not beside it.
     const labelled = all.filter(
-      (o) => !REPAIRED.has(o) && roleStrength(labelsOf(layout, o), ["total", "amountDue"]) > 0.3,
+      (o) => printedOf(o) === o && roleStrength(labelsOf(layout, o), ["total", "amountDue"]) > 0.3,
     );
     const max = Math.max(0, ...labelled.map((o) => Math.abs(o.value)));
-    if (own > 0.3 && Math.abs((REPAIRED.get(c) ?? c).value) >= max - 0.005) score += 0.2;
+    if (own > 0.3 && Math.abs(printedOf(c).value) >= max - 0.005) score += 0.2;
   } else {
     score += 0.05 * repeats + 0.2 * position;
     if (role === "tax" && receipt && grossAmount(layout, c, all)) score -= 2.4;

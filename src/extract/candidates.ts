@@ -115,13 +115,15 @@ export function amountCandidates(layout: Layout, hints: LocaleHints): AmountCand
         value: parsed.value,
         normal: parsed.text,
         currency: parsed.currency,
-        hasDecimals: /\d[.,]\d{1,2}(?!\d)/.test(span.text),
+        // OCR opens gaps around the separator ("RM96. 20", "RM100 .00"): parseAmount closes them, so does this.
+        hasDecimals: /\d ?[.,] ?\d{1,2}(?!\d)/.test(span.text),
       };
     },
   );
 }
 
-const MONTH_WORD = /[a-zäéû]{3,}/i;
+/** A month name, also with OCR's 0 for a leading O ("0ct 3, 2016": date.ts reads it as October). */
+const MONTH_WORD = /[a-zäéû0][a-zäéû]{2,}/i;
 const GLUED_LABEL = /^[[({|'"‘’“”«]*\p{L}{2,}[:.]?(\d.*)$/u;
 
 export function dateCandidates(layout: Layout, hints: LocaleHints): DateCandidate[] {

@@ -14,6 +14,7 @@ import {
   nearestWord,
 } from "./labels.js";
 import type { Layout, Segment } from "./layout.js";
+import { fold } from "./text.js";
 
 export interface Span {
   segment: Segment;
@@ -56,16 +57,18 @@ const DATE_LIKE = /\d[./-]\d{1,2}[./-]\d|\d\s*\p{L}{3,}\.?[\s/-]*\d|\p{L}{3,}\.?
 /** Folded words to the left of the span, nearest first, with the number of column gaps crossed before each. */
 function leftWords(layout: Layout, span: Span): LeftWord[] {
   const words: Array<{ text: string; gaps: number; confidence: number }> = [];
-  for (let i = span.start - 1; i >= 0; i--) {
-    words.push({ text: span.segment.folded[i] ?? "", gaps: 0, confidence: span.segment.words[i]?.confidence ?? 1 });
-  }
+  const push = (seg: Segment, i: number, gaps: number) => {
+    const confidence = seg.words[i]?.confidence ?? 1;
+    for (const text of unglued(seg.words[i]?.text ?? "", seg.folded[i] ?? "").reverse()) {
+      words.push({ text, gaps, confidence });
+    }
+  };
+  for (let i = span.start - 1; i >= 0; i--) push(span.segment, i, 0);
   const page = layout.pages.find((p) => p.pageNum === span.segment.pageNum);
   const row = page?.rows[span.segment.row] ?? [];
   const left = row.filter((s) => s.box.x1 <= span.segment.box.x0 + 1e-6).sort((a, b) => b.box.x1 - a.box.x1);
   left.forEach((seg, g) => {
-    for (let i = seg.folded.length - 1; i >= 0; i--) {
-      words.push({ text: seg.folded[i] ?? "", gaps: g + 1, confidence: seg.words[i]?.confidence ?? 1 });
-    }
+    for (let i = seg.folded.length - 1; i >= 0; i--) push(seg, i, g + 1);
   });
   const value = span.segment.words
     .slice(span.start, span.end)
@@ -73,6 +76,15 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
     .join(" ");
   const date = DATE_LIKE.test(value);
   return words.map((w, k) => ({ ...w, beforeDate: date && k < 2 }));
+}
+
+/**
+ * The folded words of a printed word OCR glued to a bracketed qualifier ("Sales(Incl." -> "sales", "incl"), so the
+ * label and the qualifier read apart; any other word as folded.
+ */
+function unglued(printed: string, folded: string): string[] {
+  const glued = /^(.*\p{L})\((\p{L}.*)$/u.exec(printed);
+  return glued ? [fold(glued[1] ?? ""), fold(glued[2] ?? "")] : [folded];
 }
 
 /**

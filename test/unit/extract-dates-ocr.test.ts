@@ -169,6 +169,11 @@ describe("chooseDates on OCR'd receipts", () => {
     assert.ok(issueDate(doc, 1971).penalty > 0.7, "the same date is plausible in 1971");
   });
 
+  it("finds a date whose month name OCR began with a zero, after a label read with a semicolon", () => {
+    const doc = receipt(withBody([[["Date; 0ct 3, 2016 12:16:25 PM", 20]]]));
+    assert.equal(issueDate(doc, 2026).value, "2016-10-03");
+  });
+
   it("prefers the date printed beside a clock time", () => {
     const doc = receipt(withBody([[["12/03/2024", 20]], [["SLIP 0041", 20]], [["15/03/2024 14:05", 20]]]));
     assert.equal(issueDate(doc, 2026).value, "2024-03-15");

@@ -59,6 +59,19 @@ describe("OCR-damaged qualifier words", () => {
     assert.ok(!roles.includes("tax"), roles.join());
   });
 
+  it("reads a qualifier OCR glued to the label word before it ('Sales(Incl.') apart from it", () => {
+    const layout = row([
+      ["Total", 0.95],
+      ["Sales(Incl.", 0.76],
+      ["GST", 0.95],
+      ["6%)", 0.95],
+      ["64.13", 0.95],
+    ]);
+    const roles = leftRoles(layout, "64.13", "amount");
+    assert.ok(roles.includes("total"), roles.join());
+    assert.ok(!roles.includes("tax"), roles.join());
+  });
+
   it("reads damaged qualifier words that are no label word themselves ('inkIusive')", () => {
     const layout = row([
       ["Summe", 0.95],

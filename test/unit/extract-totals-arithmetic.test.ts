@@ -220,3 +220,39 @@ describe("receipt totals the payment speaks against", () => {
     assert.ok(consistent.confidence > 0.9, `confidence ${consistent.confidence}`);
   });
 });
+
+describe("receipt totals rounded without the rounded amount printed", () => {
+  it("moves the total to the nearest coin when the printed adjustment is that move", () => {
+    const got = total([
+      row("SERVICE CHARGE", "RM 5.83"),
+      row("Total Sales (Incl GST 6%)", "RM 64.13"),
+      row("Rounding Adjustment", "RM 0.02"),
+      row("GST Summary", "3.63"),
+    ]);
+    assert.equal(got.value, "64.15");
+    const tenCents = total([row("SERVICE CHARGE", "5.83"), row("TOTAL", "64.13"), row("Rounding", "-0.03")]);
+    assert.equal(tenCents.value, "64.10");
+  });
+
+  it("keeps the printed total when the adjustment is no move to a coin", () => {
+    assert.equal(total([row("SERVICE CHARGE", "5.83"), row("TOTAL", "64.13"), row("Rounding", "0.01")]).value, "64.13");
+  });
+});
+
+describe("receipt amounts whose cents OCR set apart", () => {
+  it("reads 'RM96. 20' as an amount with cents: cash minus change makes it the total", () => {
+    const got = total([
+      row("FRIED RICE", "RM5.90"),
+      row("ICED TEA", "RM15.90"),
+      row("SUBTOTAL", "RM96. 20"),
+      row("CASH", "RM100 .00"),
+      row("YOUR CHANGE", "RM3. 80"),
+    ]);
+    assert.equal(got.value, "96.20");
+  });
+
+  it("takes cash paid exactly, its cents set apart, when the parts add up to it", () => {
+    const got = total([row("DEPT 05", "RM 149.00"), row("DEPT 84", "RM 21.00"), row("CASH", "RM 170. 00")]);
+    assert.equal(got.value, "170.00");
+  });
+});
