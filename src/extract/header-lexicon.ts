@@ -299,6 +299,14 @@ function inCaseOf(model: string, target: string): string {
   return target;
 }
 
+const TRADE_WORDS: ReadonlySet<string> = new Set(TRADE);
+
+/** Whether `word` (any case) names a trade or a kind of business, in the singular or the plural. */
+export function isTradeWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  return TRADE_WORDS.has(lower) || TRADE_WORDS.has(singular(lower));
+}
+
 /** Languages whose header words the lexicon holds; null: the language could not be told. */
 const LEXICON_LANGUAGES: ReadonlySet<string | null> = new Set(["en", "ms", "id", null]);
 

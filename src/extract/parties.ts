@@ -7,6 +7,7 @@
  * Address lines are joined with ", " (after trailing commas are dropped), names with a space.
  */
 import type { Word } from "../document/model.js";
+import { isTradeWord } from "./header-lexicon.js";
 import { spanOf } from "./candidates.js";
 import { spanLabels } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
@@ -881,12 +882,14 @@ const BRANCH =
   /\b(outlet|branch|licen[cs]ee|franchisee|filiale|niederlassung|zweigstelle|succursale|agence|sucursal|vestiging|filiaal|cawangan)\b/i;
 
 /**
- * The first line of a run that names the shop rather than locating it: a branch or licensee line, or a possessive
- * trading name without a street word ("Nando's 1 Mont Kiara").
+ * The first line of a run that names the shop rather than locating it: a branch or licensee line, a possessive
+ * trading name without a street word ("Nando's 1 Mont Kiara"), or a trade name without a number ("PASARAYA BORONG
+ * SUPER SEVEN": wholesale supermarket).
  */
 function isTradingLine(text: string): boolean {
   if (STREET.test(text) && !BRANCH.test(text)) return false;
-  return BRANCH.test(text) || /\p{L}['’]s\b/iu.test(text);
+  const tradeName = digitCount(text) === 0 && text.split(/[\s,.]+/).some(isTradeWord);
+  return BRANCH.test(text) || /\p{L}['’]s\b/iu.test(text) || tradeName;
 }
 
 /** "Site: 1046", "Store: 12": a short label with a bare number is no address line; "No: 12, Jalan ..." is one. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Word } from "../../src/document/model.js";
-import { headerRepairFor, repairHeaderWord } from "../../src/extract/header-lexicon.js";
+import { headerRepairFor, isTradeWord, repairHeaderWord } from "../../src/extract/header-lexicon.js";
 import { buildLayout } from "../../src/extract/layout.js";
 import { merchant } from "../../src/extract/parties.js";
 import { type ReceiptRow, receipt } from "../helpers/receipt-document.js";
@@ -40,6 +40,11 @@ describe("repairHeaderWord", () => {
     assert.equal(repaired("GARDENIA"), "GARDENIA");
   });
 
+  it("tells trade words in either number and case from other words", () => {
+    assert.ok(isTradeWord("BORONG") && isTradeWord("Restaurants") && isTradeWord("pasaraya"));
+    assert.ok(!isTradeWord("SEVEN") && !isTradeWord("JALAN"));
+  });
+
   it("repairs only where the lexicon is the document's language", () => {
     assert.equal(headerRepairFor("en")(word("Bahtu")).text, "Bahru");
     assert.equal(headerRepairFor(null)(word("Bahtu")).text, "Bahru");
@@ -65,6 +70,19 @@ describe("merchant with header words repaired", () => {
     const party = merchant(buildLayout(doubtful), headerRepairFor("en"));
     assert.equal(party.name.best?.value, "GOLDEN BAKERIES SDN BHD");
     assert.equal(party.address.best?.value, "12, JALAN MAPLE 7/4, 81200 JOHOR BAHRU, JOHOR");
+  });
+
+  it("leaves a trade name printed above the address out of it", () => {
+    const shop = receipt(
+      rows(
+        "SUPER SEVEN CASH & CARRY SDN BHD",
+        "PASARAYA BORONG SUPER SEVEN",
+        "NO. 1 JALAN EURO 1",
+        "40150 SHAH ALAM",
+        "TEL: 03-7859 0861",
+      ),
+    );
+    assert.equal(merchant(buildLayout(shop)).address.best?.value, "NO. 1 JALAN EURO 1, 40150 SHAH ALAM");
   });
 
   it("leaves them as read without a repair", () => {
