@@ -7,10 +7,10 @@
  * Address lines are joined with ", " (after trailing commas are dropped), names with a space.
  */
 import type { Word } from "../document/model.js";
-import { isTradeWord } from "./header-lexicon.js";
 import { spanOf } from "./candidates.js";
 import { spanLabels } from "./context.js";
 import type { Decision, Scored } from "./decision.js";
+import { isTradeWord } from "./header-lexicon.js";
 import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout, PageLayout, Segment } from "./layout.js";
 import { collapseSpaces, digitCount, fold, letterCount, upperCount } from "./text.js";

