@@ -283,7 +283,11 @@ const LEXICON: ReadonlySet<string> = new Set([...TRADE, ...ADDRESS, ...PLACES].f
 /** A word OCR read at least this surely is left as read. */
 const SURE = 0.95;
 
-/** Whether `a` and `b` are at most one edit (insertion, deletion or substitution) apart. */
+/**
+ * Whether `a` and `b` are at most one edit (insertion, deletion or substitution) apart. Stricter than labels.ts's
+ * fuzzyIndex, which also pairs words that each lose a different letter ("Alain" and "Jalan" both give "alan"): a
+ * header word is a name, and two edits make another one.
+ */
 function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
