@@ -1,14 +1,16 @@
 /**
  * Accuracy benchmark: runs the real `docsift extract` CLI over a labelled corpus and scores it.
- *   npm run bench:accuracy -- LABELS.jsonl [--with-locale] [--limit N] [--concurrency N] [--chunk N] [--json OUT]
+ *   npm run bench:accuracy -- LABELS.jsonl [--with-locale] [--strip-attachments] [--limit N] [--concurrency N] [--chunk N] [--json OUT]
+ * --strip-attachments re-renders each PDF with `pdftocairo -pdf` (which keeps pages, not embedded files) into
+ * bench/out/stripped/ first: the page-extraction figure of an e-invoice corpus beside its XML figure.
  * Files in the labels are relative to the labels file's folder. Documents are grouped by product (and by locale with
  * --with-locale, which passes each label line's "locale" as --locale) and run in chunks, several CLI processes at once.
  */
-import { spawn } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { execFile, spawn } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import { mapConcurrent } from "../src/ingest/concurrency.js";
 import { runMain } from "./run-main.js";
 import {
@@ -24,6 +26,18 @@ import {
 } from "./score.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+/** A copy of each PDF of the labels without its attachments (pdftocairo re-renders pages only); the new root. */
+async function stripAttachments(labels: readonly LabelLine[], root: string): Promise<string> {
+  const out = join(REPO, "bench/out/stripped", basename(root));
+  await mkdir(out, { recursive: true });
+  await mapConcurrent(labels, 2, async (label) => {
+    if (!/\.pdf$/i.test(label.file)) return;
+    await mkdir(dirname(join(out, label.file)), { recursive: true });
+    await promisify(execFile)("pdftocairo", ["-pdf", resolve(root, label.file), join(out, label.file)]);
+  });
+  return out;
+}
 
 interface Chunk {
   product: string;
@@ -87,6 +101,7 @@ async function main(): Promise<number> {
       concurrency: { type: "string", default: "2" },
       chunk: { type: "string", default: "20" },
       json: { type: "string" },
+      "strip-attachments": { type: "boolean", default: false },
     },
   });
   const labelsPath = positionals[0];
@@ -96,9 +111,10 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const root = dirname(resolve(labelsPath));
   let labels = parseLabels(await readFile(labelsPath, "utf8"));
   if (values.limit !== undefined) labels = labels.slice(0, Number(values.limit));
+  const strip = values["strip-attachments"] ?? false;
+  const root = strip ? await stripAttachments(labels, dirname(resolve(labelsPath))) : dirname(resolve(labelsPath));
   const withLocale = values["with-locale"] ?? false;
   const chunks = chunksOf(labels, root, withLocale, Math.max(1, Number(values.chunk)));
   const started = Date.now();
@@ -121,9 +137,10 @@ async function main(): Promise<number> {
   const timing = timingSummary(results.flat());
   const seconds = (Date.now() - started) / 1000;
   const timingText = timing
-    ? `median per page over ${timing.pages} pages: extract ${timing.medianExtractMsPerPage.toFixed(2)} ms, ingest ${timing.medianIngestMsPerPage.toFixed(0)} ms\n`
+    ? `median per page over ${timing.pages} pages: extract ${timing.medianExtractMsPerPage.toFixed(2)} ms, ingest ${timing.medianIngestMsPerPage.toFixed(0)} ms\n` +
+      `median per document: e-invoice (attachments, XML, merge) ${timing.medianEInvoiceMs.toFixed(2)} ms\n`
     : "no timings reported by the CLI\n";
-  const heading = `labels: ${labelsPath}${withLocale ? " (with locale hints)" : ""}\n`;
+  const heading = `labels: ${labelsPath}${withLocale ? " (with locale hints)" : ""}${strip ? " (attachments stripped)" : ""}\n`;
   process.stdout.write(`${heading}${formatReport(report)}${timingText}wall time: ${seconds.toFixed(1)} s\n`);
   if (values.json) {
     const json = { labels: labelsPath, withLocale, seconds, timing, ...report };

@@ -1,11 +1,19 @@
 /**
- * Hostile-input benchmark (`npm run bench:hostile`): starts a real `docsift serve` process, feeds it the catalogue
- * of hostile files (test/helpers/hostile-files.ts) and N seeded random mutations of dev-corpus files and generated
- * PDFs over HTTP, and reports how each ended (refused 4xx by code, FAILED by code, FINALISED), whether the server
- * crashed, and its peak resident memory (VmHWM from /proc/<pid>/status, which the kernel keeps as a high-water mark,
- * so no spike between samples is missed; it is reset after a warm-up with honest files, so the peak is that of the
- * measured inputs). The server's OCR child processes are separate processes and not part of that figure.
- * Options: --count N mutations (60), --seed S (1), --workers W (2), --concurrency C uploads in flight (4),
+ * Hostile-input benchmark (`npm run bench:hostile`): starts a real `docsift serve` process and feeds it, over HTTP,
+ * first the catalogue of hostile files (test/helpers/hostile-files.ts) one at a time, then N seeded random
+ * mutations of dev-corpus files and generated PDFs.
+ *
+ * Per hostile file it prints: how it ended (refused 4xx by code, FAILED by code, FINALISED); the API's event-loop
+ * lag while it was in (the server's own `nodejs_eventloop_lag_max_seconds`, which prom-client takes from
+ * monitorEventLoopDelay and resets at each scrape, scraped before and after the file) and the slowest /healthz
+ * answer seen meanwhile; the seconds of its upload (the inspection, in the inspect pool) and of its job in the
+ * processing pool (receipt to final answer); and the server's peak resident memory while it was in (VmHWM from
+ * /proc/<pid>/status, the kernel's high-water mark, reset before each file, so no spike between samples is missed).
+ * Then the mutations' outcomes, the peak over everything, and the issue #22 targets: no file costs the API more
+ * than 100 ms of event-loop lag or a worker more than the job time limit, and the peak stays under 1.5 GB. The
+ * server's OCR child processes are separate processes and not part of that figure.
+ *
+ * Options: --count N mutations (60), --seed S (1), --workers W (2), --concurrency C mutation uploads in flight (4),
  * --job-timeout MS (DOCSIFT_JOB_TIMEOUT_MS of the server, 60000), --clean (the unmutated seed files, --count of
  * them in turn, nothing hostile: the memory a server needs for honest work, to compare the peak with).
  */
@@ -31,6 +39,11 @@ const { values } = parseArgs({
   },
 });
 const CORPUS = "/work/shared/data";
+/** Issue #22's targets. */
+const MAX_LAG_S = 0.1;
+const MAX_PEAK_MB = 1536;
+/** A job cut at its limit ends within the pool's abort grace (2 s) after it. */
+const CUT_GRACE_S = 2;
 const ADMIN = { id: "bench-admin", secret: "bench-hostile-secret-1" };
 
 interface Input {
@@ -65,8 +78,8 @@ function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url
   });
 }
 
-/** Honest files to warm the server up with, and the inputs to measure. */
-async function inputs(): Promise<{ warmUp: Input[]; feed: Input[] }> {
+/** Honest files to warm the server up with, the hostile catalogue, and the mutations (or clean files) to measure. */
+async function inputs(): Promise<{ warmUp: Input[]; hostile: Input[]; feed: Input[] }> {
   const seeds = [
     ...smallestFiles(join(CORPUS, "invoices-dev"), ".pdf", 3),
     ...smallestFiles(join(CORPUS, "receipts-dev"), ".jpg", 2),
@@ -80,7 +93,7 @@ async function inputs(): Promise<{ warmUp: Input[]; feed: Input[] }> {
       name: `clean-${i}-seed-${i % seeds.length}`,
       bytes: seeds[i % seeds.length] ?? new Uint8Array(1),
     }));
-    return { warmUp, feed };
+    return { warmUp, hostile: [], feed };
   }
   const draws = fc.sample(fc.tuple(fc.integer({ min: 0, max: seeds.length - 1 }), mutationArbitrary()), {
     seed: Number(values.seed),
@@ -90,38 +103,124 @@ async function inputs(): Promise<{ warmUp: Input[]; feed: Input[] }> {
     name: `mutation-${i}-${m.kind}-of-seed-${index}`,
     bytes: mutate(seeds[index] ?? new Uint8Array(1), m),
   }));
-  return { warmUp, feed: [...(await hostileFiles()).map((f) => ({ name: f.name, bytes: f.bytes })), ...mutated] };
+  const hostile = (await hostileFiles()).map((f) => ({ name: f.name, bytes: f.bytes }));
+  return { warmUp, hostile, feed: mutated };
 }
 
-/** How one input ended: `4xx <code>`, `FAILED <code>`, `FINALISED`, or `error <what>` when the server broke. */
-async function submit(url: string, token: string, input: Input): Promise<string> {
+interface Ending {
+  /** `4xx <code>`, `FAILED <code>`, `FINALISED`, or `error <what>` when the server broke. */
+  outcome: string;
+  /** Seconds of the upload request (the inspection) and of the job (receipt to final answer; 0 when refused). */
+  uploadS: number;
+  jobS: number;
+}
+
+async function submit(url: string, token: string, input: Input): Promise<Ending> {
+  const started = performance.now();
+  let received = started;
+  const ending = (outcome: string): Ending => {
+    const now = performance.now();
+    return { outcome, uploadS: (received - started) / 1000, jobS: received === now ? 0 : (now - received) / 1000 };
+  };
   try {
     const res = await requestJson(`${url}/fileupload/`, {
       method: "POST",
       token,
       body: uploadForm(input.bytes, { products: "invoices" }),
     });
-    if (res.status !== 200) return `${res.status >= 400 && res.status < 500 ? "4xx" : res.status} ${res.body.error}`;
+    received = performance.now();
+    if (res.status !== 200)
+      return ending(`${res.status >= 400 && res.status < 500 ? "4xx" : res.status} ${res.body.error}`);
     const result = await requestJson<{ status: string; error?: { error: string } }>(
       `${url}/result/final/${String(res.body.fileId)}`,
       { token },
     );
-    return result.body.status === "FAILED" ? `FAILED ${result.body.error?.error}` : result.body.status;
+    return ending(result.body.status === "FAILED" ? `FAILED ${result.body.error?.error}` : result.body.status);
   } catch (err) {
-    return `error ${err instanceof Error ? err.message : String(err)}`;
+    received = performance.now();
+    return ending(`error ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** The server's largest event-loop lag since the previous scrape, in s (the scrape resets it). */
+async function lagSinceLastScrape(url: string, token: string): Promise<number> {
+  const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  return Number(/^nodejs_eventloop_lag_max_seconds (\S+)/m.exec(text)?.[1] ?? Number.NaN);
+}
+
+/** Polls /healthz until `done` settles; the slowest answer, in s. */
+async function slowestHealth(url: string, done: Promise<unknown>): Promise<number> {
+  let settled = false;
+  void done.finally(() => {
+    settled = true;
+  });
+  let slowest = 0;
+  while (!settled) {
+    const started = performance.now();
+    await fetch(`${url}/healthz`).then((res) => res.arrayBuffer());
+    slowest = Math.max(slowest, (performance.now() - started) / 1000);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return slowest;
+}
+
+/** Resets the kernel's peak RSS of `pid` to its current RSS ("5" to clear_refs). */
+function resetPeak(pid: number): Promise<void> {
+  return writeFile(`/proc/${pid}/clear_refs`, "5");
+}
+
+interface HostileRow extends Ending {
+  name: string;
+  lagS: number;
+  healthS: number;
+  peakMb: number;
+}
+
+/** The hostile catalogue one file at a time, so lag, time and peak memory belong to that file alone. */
+async function measureHostile(url: string, token: string, metricsToken: string, pid: number, files: Input[]) {
+  const rows: HostileRow[] = [];
+  for (const file of files) {
+    await resetPeak(pid);
+    await lagSinceLastScrape(url, metricsToken);
+    const submitted = submit(url, token, file);
+    const healthS = await slowestHealth(url, submitted);
+    const ending = await submitted;
+    const lagS = await lagSinceLastScrape(url, metricsToken);
+    rows.push({ name: file.name, ...ending, lagS, healthS, peakMb: (await memoryOf(pid)).peakMb });
+  }
+  return rows;
+}
+
+function printHostile(rows: HostileRow[]): void {
+  const width = Math.max(...rows.map((r) => r.name.length), 4);
+  const header = `${"file".padEnd(width)}  ${"status".padEnd(25)}  lag s  /healthz s  upload s  worker s  peak RSS MiB`;
+  console.log(`\nhostile files, one at a time:\n${header}`);
+  for (const r of rows) {
+    const cells = [
+      r.name.padEnd(width),
+      r.outcome.padEnd(25),
+      r.lagS.toFixed(3).padStart(5),
+      r.healthS.toFixed(3).padStart(10),
+      r.uploadS.toFixed(2).padStart(8),
+      r.jobS.toFixed(2).padStart(8),
+      String(r.peakMb).padStart(12),
+    ];
+    console.log(cells.join("  "));
   }
 }
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), "docsift-bench-hostile-"));
+  const jobTimeoutMs = Number(values["job-timeout"]);
   const env = {
     ...process.env,
     DOCSIFT_DATA: dataDir,
     DOCSIFT_BOOTSTRAP_CLIENT: `${ADMIN.id}:${ADMIN.secret}`,
-    DOCSIFT_JOB_TIMEOUT_MS: String(values["job-timeout"]),
+    DOCSIFT_JOB_TIMEOUT_MS: String(jobTimeoutMs),
     LOG_LEVEL: "info",
   };
-  const { warmUp, feed: all } = await inputs();
+  const { warmUp, hostile, feed: all } = await inputs();
   const { child, url } = await startServer(env);
   const pid = child.pid ?? 0;
   let crashed: string | undefined;
@@ -130,24 +229,27 @@ async function main(): Promise<void> {
   });
   try {
     const token = await getToken(url, ADMIN.id, ADMIN.secret);
+    const metricsToken = await getToken(url, ADMIN.id, ADMIN.secret, "metrics:read");
     const warmed = await Promise.all(warmUp.map((input) => submit(url, token, input)));
-    if (warmed.some((o) => o !== "FINALISED")) throw new Error(`warm-up files did not finalise: ${warmed.join(", ")}`);
-    // "5" resets the kernel's peak RSS to the current RSS: the peak below is that of the measured inputs alone.
-    await writeFile(`/proc/${pid}/clear_refs`, "5");
-    const started = performance.now();
+    if (warmed.some((o) => o.outcome !== "FINALISED"))
+      throw new Error(`warm-up files did not finalise: ${warmed.map((o) => o.outcome).join(", ")}`);
     const baseline = await memoryOf(pid);
+    const rows = await measureHostile(url, token, metricsToken, pid, hostile);
+    // The peak below is that of the mutations alone; the hostile files' peaks are in their rows.
+    await resetPeak(pid);
+    const started = performance.now();
     const outcomes = new Map<string, number>();
     const slowest: { name: string; ms: number; outcome: string }[] = [];
     /** Inputs during which the peak rose, and by how much (exact attribution with --concurrency 1). */
     const peakRises: { name: string; mb: number }[] = [];
-    let peak = baseline.peakMb;
+    let peak = (await memoryOf(pid)).peakMb;
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < all.length && !crashed) {
         const input = all[next++];
         if (!input) return;
         const t0 = performance.now();
-        const outcome = await submit(url, token, input);
+        const { outcome } = await submit(url, token, input);
         slowest.push({ name: input.name, ms: Math.round(performance.now() - t0), outcome });
         if (crashed) return;
         const now = (await memoryOf(pid)).peakMb;
@@ -161,18 +263,16 @@ async function main(): Promise<void> {
     const memory = crashed ? { peakMb: Number.NaN, rssMb: Number.NaN } : await memoryOf(pid);
     const count = (prefix: string): number =>
       [...outcomes].filter(([k]) => k.startsWith(prefix)).reduce((n, [, v]) => n + v, 0);
-    const what = values.clean
-      ? "unmutated seed files"
-      : `hostile catalogue + ${values.count} mutations, seed ${values.seed}`;
-    console.log(`inputs: ${all.length} (${what})`);
-    console.log(`server: docsift serve --workers ${values.workers}, DOCSIFT_JOB_TIMEOUT_MS=${values["job-timeout"]}`);
+    const what = values.clean ? "unmutated seed files" : `${values.count} mutations, seed ${values.seed}`;
+    console.log(`server: docsift serve --workers ${values.workers}, DOCSIFT_JOB_TIMEOUT_MS=${jobTimeoutMs}`);
+    console.log(`RSS after warm-up: ${baseline.rssMb} MiB`);
+    if (rows.length > 0) printHostile(rows);
+    console.log(`\n${what}: ${all.length} inputs, ${values.concurrency} in flight`);
     console.log(`wall time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
     console.log(`refused 4xx: ${count("4xx")}  FAILED: ${count("FAILED")}  FINALISED: ${count("FINALISED")}`);
     console.log(`other answers: ${all.length - count("4xx") - count("FAILED") - count("FINALISED")}`);
     console.log(`crashes: ${crashed ? 1 : 0}${crashed ? ` (${crashed})` : ""}  /healthz after: ${health}`);
-    console.log(
-      `RSS after warm-up: ${baseline.rssMb} MiB; at end ${memory.rssMb} MiB; peak while fed (VmHWM) ${memory.peakMb} MiB`,
-    );
+    console.log(`RSS at end ${memory.rssMb} MiB; peak while fed (VmHWM) ${memory.peakMb} MiB`);
     console.log("\noutcomes:");
     for (const [k, v] of [...outcomes].sort((a, b) => b[1] - a[1])) console.log(`  ${String(v).padStart(4)}  ${k}`);
     console.log("\nlargest rises of the peak (input that was running):");
@@ -180,11 +280,29 @@ async function main(): Promise<void> {
     console.log("\nslowest inputs (upload to final answer):");
     for (const s of slowest.sort((a, b) => b.ms - a.ms).slice(0, 8))
       console.log(`  ${String(s.ms).padStart(7)} ms  ${s.name}  -> ${s.outcome}`);
+    printTargets(rows, Math.max(memory.peakMb, ...rows.map((r) => r.peakMb)), jobTimeoutMs);
   } finally {
     child.kill("SIGTERM");
     await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(undefined)));
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Issue #22's targets against what was measured: each line says met or MISSED, and by what. */
+function printTargets(rows: HostileRow[], peakMb: number, jobTimeoutMs: number): void {
+  const verdict = (met: boolean): string => (met ? "met" : "MISSED");
+  const worstLag = rows.reduce((w, r) => (r.lagS > w.lagS ? r : w), rows[0] ?? { lagS: 0, name: "-" });
+  const worstJob = rows.reduce((w, r) => (r.jobS > w.jobS ? r : w), rows[0] ?? { jobS: 0, name: "-" });
+  console.log("\ntargets (issue #22):");
+  console.log(
+    `  API event-loop lag <= ${MAX_LAG_S * 1000} ms per hostile file: ${verdict(worstLag.lagS <= MAX_LAG_S)} ` +
+      `(worst ${(worstLag.lagS * 1000).toFixed(0)} ms, ${worstLag.name})`,
+  );
+  console.log(
+    `  worker time <= job time limit (${jobTimeoutMs / 1000} s): ${verdict(worstJob.jobS <= jobTimeoutMs / 1000 + CUT_GRACE_S)} ` +
+      `(worst ${worstJob.jobS.toFixed(1)} s, ${worstJob.name})`,
+  );
+  console.log(`  peak RSS < ${MAX_PEAK_MB} MiB through the corpus: ${verdict(peakMb < MAX_PEAK_MB)} (${peakMb} MiB)`);
 }
 
 await main();

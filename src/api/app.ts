@@ -6,12 +6,14 @@ import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import type { SigningKey } from "../auth/signing-key.js";
+import type { KeySet } from "../auth/signing-key.js";
 import { DocsiftError } from "../domain/errors.js";
 import type { CompletionSignal } from "../queue/completion.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import type { BlobStore, Store } from "../store/types.js";
+import type { PageImages } from "../workflows/page-images.js";
 import type { ProcessingPool } from "../workflows/processing-tasks.js";
+import type { RunningJobs } from "../workflows/running-jobs.js";
 import { registerAuth } from "./auth-hook.js";
 import { answerClientError } from "./client-error.js";
 import { registerConsole } from "./console.js";
@@ -19,6 +21,7 @@ import { errorHandler, sendError } from "./error-handler.js";
 import type { ServiceMetrics } from "./metrics.js";
 import { DEFAULT_MAX_QUEUE, queueAdmission } from "./queue-bound.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings, registerRateLimits } from "./rate-limit-hook.js";
+import { fileRoutes } from "./routes/files.js";
 import { resultRoutes } from "./routes/results.js";
 import { serviceInfoRoutes } from "./routes/service-info.js";
 import { taskRoutes } from "./routes/tasks.js";
@@ -30,8 +33,13 @@ export interface AppDeps {
   blobs: BlobStore;
   queue: JobQueue;
   completion: CompletionSignal;
-  pool: ProcessingPool;
-  key: SigningKey;
+  /** Page images (GET /result/image), rendered in their own pool. */
+  pageImages: PageImages;
+  /** Runs the upload-time inspections (see receive.ts). */
+  inspectPool: ProcessingPool;
+  /** Jobs running in this process, stopped when their file is deleted. */
+  running?: RunningJobs;
+  keys: KeySet;
   metrics: ServiceMetrics;
   maxWaitMs: number;
   isDraining: () => boolean;
@@ -106,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
                   "fileupload:all": "Upload files",
                   "result:all": "Read results and page images",
                   "validate:annotation": "Work on validation tasks",
+                  "metrics:read": "Read GET /metrics (every tenant's activity, as counts)",
                 },
               },
             },
@@ -117,23 +126,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
-  registerAuth(app, deps.key, deps.store);
+  registerAuth(app, deps.keys, deps.store);
   registerRateLimits(app, deps.rateLimits ?? DEFAULT_RATE_LIMITS);
-  await app.register(tokenRoutes, { store: deps.store, key: deps.key });
+  await app.register(tokenRoutes, { store: deps.store, keys: deps.keys });
   await app.register(uploadRoutes, {
     store: deps.store,
     blobs: deps.blobs,
     queue: deps.queue,
+    inspectPool: deps.inspectPool,
     admission: queueAdmission(deps.queue, deps.maxQueue ?? DEFAULT_MAX_QUEUE),
   });
   await app.register(resultRoutes, {
     store: deps.store,
-    blobs: deps.blobs,
     completion: deps.completion,
-    pool: deps.pool,
+    pageImages: deps.pageImages,
     maxWaitMs: deps.maxWaitMs,
   });
   await app.register(taskRoutes, { store: deps.store, completion: deps.completion });
+  await app.register(fileRoutes, {
+    store: deps.store,
+    blobs: deps.blobs,
+    completion: deps.completion,
+    running: deps.running,
+  });
   await registerConsole(app);
   await app.register(serviceInfoRoutes, { metrics: deps.metrics, isDraining: deps.isDraining });
   return app;

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Scope } from "../auth/scopes.js";
-import type { SigningKey } from "../auth/signing-key.js";
+import type { KeySet } from "../auth/signing-key.js";
 import { type Principal, verifyToken } from "../auth/tokens.js";
 import { DocsiftError } from "../domain/errors.js";
 import type { Store } from "../store/types.js";
@@ -36,7 +36,7 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-export function registerAuth(app: FastifyInstance, key: SigningKey, store: Store): void {
+export function registerAuth(app: FastifyInstance, keys: KeySet, store: Store): void {
   const cache = new Map<string, CachedToken>();
 
   const authenticate = async (token: string): Promise<Principal> => {
@@ -47,7 +47,7 @@ export function registerAuth(app: FastifyInstance, key: SigningKey, store: Store
       entry = undefined;
     }
     if (!entry) {
-      const principal = await verifyToken(key, token);
+      const principal = await verifyToken(keys, token);
       const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { exp: number };
       if (cache.size >= CACHE_LIMIT) cache.clear();
       entry = { principal, expiresAt: payload.exp * 1000, checkedAt: 0 };

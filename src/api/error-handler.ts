@@ -68,7 +68,20 @@ export function sendError(reply: FastifyReply, body: ErrorBody): FastifyReply {
   return reply.status(status).type("application/json").send(body);
 }
 
+/**
+ * The client closed the connection before its request was read whole (a cancelled upload). Whatever that caused
+ * downstream (ECONNRESET, a multipart part cut short, a form without its file) is the client's doing, neither a
+ * storage outage nor a bug, and nobody is left to read the answer.
+ */
+function abortedByClient(request: FastifyRequest): boolean {
+  return request.raw.readableAborted;
+}
+
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (abortedByClient(request)) {
+    request.log.info({ reason: err.message }, "request aborted by client");
+    return sendError(reply, { error: "bad_request", message: "The request was aborted by the client." });
+  }
   const known = toDocsiftError(err);
   if (!known) {
     request.log.error({ err }, "unhandled error");

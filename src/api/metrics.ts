@@ -8,9 +8,18 @@ export interface ServiceMetrics {
   ocrSeconds: Counter;
   processingSeconds: Histogram;
   failures: Counter<"code">;
+  /** Page images rendered (a render that reached a thread), served from the cache, refused (render queue full). */
+  pageRenders: Counter;
+  pageCacheHits: Counter;
+  pageRendersRejected: Counter;
+  /** Files deleted by the retention sweep (DOCSIFT_RETENTION_DAYS). */
+  retentionDeleted: Counter;
+  /** Crash leftovers removed by the orphan sweep: `temporary` (partial writes) or `blob` (no file row). */
+  orphansRemoved: Counter<"kind">;
 }
 
-export function createMetrics(queueDepth: () => number): ServiceMetrics {
+/** `renderBacklog`: page images rendering or waiting for a render thread (this process). */
+export function createMetrics(queueDepth: () => number, renderBacklog: () => number): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   new Gauge({
@@ -21,8 +30,31 @@ export function createMetrics(queueDepth: () => number): ServiceMetrics {
       this.set(queueDepth());
     },
   });
+  new Gauge({
+    name: "docsift_page_render_backlog",
+    help: "Page images rendering or waiting for a render thread.",
+    registers: [registry],
+    collect() {
+      this.set(renderBacklog());
+    },
+  });
   return {
     registry,
+    pageRenders: new Counter({
+      name: "docsift_page_renders_total",
+      help: "Page images rendered (GET /result/image), cache hits and abandoned requests aside.",
+      registers: [registry],
+    }),
+    pageCacheHits: new Counter({
+      name: "docsift_page_cache_hits_total",
+      help: "Page images served from the page cache.",
+      registers: [registry],
+    }),
+    pageRendersRejected: new Counter({
+      name: "docsift_page_renders_rejected_total",
+      help: "Page image requests refused with 503 because the render queue was full.",
+      registers: [registry],
+    }),
     requestDuration: new Histogram({
       name: "docsift_http_request_duration_seconds",
       help: "HTTP request duration by route and status.",
@@ -51,6 +83,17 @@ export function createMetrics(queueDepth: () => number): ServiceMetrics {
       name: "docsift_failures_total",
       help: "Files that ended FAILED, by error code.",
       labelNames: ["code"],
+      registers: [registry],
+    }),
+    orphansRemoved: new Counter({
+      name: "docsift_orphans_removed_total",
+      help: "Crash leftovers removed by the orphan sweep: partial temporary files and blobs without a file.",
+      labelNames: ["kind"],
+      registers: [registry],
+    }),
+    retentionDeleted: new Counter({
+      name: "docsift_retention_deleted_files_total",
+      help: "Files deleted because they were older than DOCSIFT_RETENTION_DAYS.",
       registers: [registry],
     }),
   };

@@ -4,6 +4,10 @@
  * the limit slows credential guessing (and bounds the scrypt work a stranger can ask for). Runs at onRequest after
  * the auth hook, so a refused request costs no body read. Answers carry RateLimit-Limit, -Remaining and -Reset;
  * a refusal is 429 `rate_limited` with Retry-After.
+ *
+ * The token budget counts failed attempts only: a known client exchanging its credentials successfully (some
+ * clients ask for a new token before every call, many at once) never spends it, while an address that keeps
+ * failing is refused once it has failed `N` times in the window, whatever it sends then.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { DocsiftError } from "../domain/errors.js";
@@ -24,7 +28,7 @@ export interface RateLimitSettings {
   requests: RateLimit | undefined;
   /** Uploads per client (DOCSIFT_UPLOAD_RATE_LIMIT). */
   uploads: RateLimit | undefined;
-  /** POST /oauth2/token per client address (DOCSIFT_TOKEN_RATE_LIMIT). */
+  /** Failed token requests per client address (DOCSIFT_TOKEN_RATE_LIMIT). */
   token: RateLimit | undefined;
 }
 
@@ -74,16 +78,25 @@ export function registerRateLimits(app: FastifyInstance, settings: RateLimitSett
     // Token requests carry no verified identity yet: the address is all there is.
     const key = budget === "token" ? `ip:${request.ip}` : request.principal?.clientId;
     if (key === undefined) return;
-    const decision = limiter.take(key, now());
+    const decision = budget === "token" ? limiter.peek(key, now()) : limiter.take(key, now());
     setHeaders(reply, decision);
     if (!decision.allowed) {
       const who = budget === "token" ? "this address" : "this client";
       throw new DocsiftError(
         "rate_limited",
-        `Too many ${budget === "requests" ? "requests" : budget === "uploads" ? "uploads" : "token requests"} from ${who}: ` +
+        `Too many ${budget === "requests" ? "requests" : budget === "uploads" ? "uploads" : "failed token requests"} from ${who}: ` +
           `the limit is ${decision.limit} per ${limiter.limit.windowMs / 1000} s; retry after ${decision.retryAfterSeconds} s.`,
         { retryAfterSeconds: decision.retryAfterSeconds },
       );
     }
   });
+  const tokenLimiter = buckets.token;
+  if (tokenLimiter) {
+    app.addHook("onResponse", async (request, reply) => {
+      if (request.routeOptions.config.rateLimit !== "token") return;
+      // A refusal of ours (429) or the server's trouble (5xx) says nothing about the caller's credentials.
+      const status = reply.statusCode;
+      if (status >= 400 && status !== 429 && status < 500) tokenLimiter.take(`ip:${request.ip}`, now());
+    });
+  }
 }

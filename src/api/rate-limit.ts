@@ -77,9 +77,22 @@ export class TokenBuckets {
 
   /** Takes one token for `key` at time `now` (ms) if there is one. */
   take(key: string, now: number): RateDecision {
+    return this.#decide(key, now, true);
+  }
+
+  /**
+   * Whether `key` has a token at `now`, taking none: for limits that count only some requests (the token endpoint's
+   * failed attempts), checked when a request arrives and charged with `take` once its outcome is known.
+   */
+  peek(key: string, now: number): RateDecision {
+    return this.#decide(key, now, false);
+  }
+
+  #decide(key: string, now: number, consume: boolean): RateDecision {
     const capacity = this.limit.count;
     let bucket = this.#buckets.get(key);
     if (!bucket) {
+      if (!consume) return this.#decision(capacity, true);
       this.#makeRoom(now);
       bucket = { tokens: capacity, updatedAt: now };
       this.#buckets.set(key, bucket);
@@ -90,15 +103,20 @@ export class TokenBuckets {
       bucket.updatedAt = Math.max(bucket.updatedAt, now);
     }
     const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
+    if (allowed && consume) bucket.tokens -= 1;
+    return this.#decision(bucket.tokens, allowed);
+  }
+
+  #decision(tokens: number, allowed: boolean): RateDecision {
+    const capacity = this.limit.count;
     // Rounded to whole ms first: float noise must not add a second.
     const toSeconds = (ms: number): number => Math.max(0, Math.ceil(Math.round(ms) / 1000));
     return {
       allowed,
       limit: capacity,
-      remaining: Math.floor(bucket.tokens),
-      resetSeconds: toSeconds((capacity - bucket.tokens) / this.#rate),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, toSeconds((1 - bucket.tokens) / this.#rate)),
+      remaining: Math.floor(tokens),
+      resetSeconds: toSeconds((capacity - tokens) / this.#rate),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, toSeconds((1 - tokens) / this.#rate)),
     };
   }
 

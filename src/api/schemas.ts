@@ -61,8 +61,28 @@ export const fieldSchema = {
       },
     },
     reviewed: { type: "boolean" },
+    source: {
+      type: "string",
+      enum: ["einvoice"],
+      description: "einvoice: read from the invoice XML the PDF embeds (confidence 1); absent for page readings.",
+    },
   },
   required: ["name", "value"],
+} as const;
+
+export const warningSchema = {
+  type: "object",
+  description:
+    "Something a reader of the result should know. Codes: einvoice_mismatch (the page and the embedded invoice XML " +
+    "disagree on `field`), einvoice_invalid (the embedded invoice XML could not be read; fields come from the " +
+    "pages). More codes may be added: show an unknown code's message.",
+  properties: {
+    code: { type: "string" },
+    page: { type: ["integer", "null"] },
+    message: { type: "string" },
+    field: { type: "string" },
+  },
+  required: ["code", "page", "message"],
 } as const;
 
 export const fileIdParams = {

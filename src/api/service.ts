@@ -8,16 +8,25 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { type CreatedClient, ensureBootstrapClient } from "../auth/clients.js";
-import { loadOrCreateSigningKey } from "../auth/signing-key.js";
+import { openKeySet } from "../auth/signing-key.js";
 import { type CompletionSignal, inProcessCompletion } from "../queue/completion.js";
 import { embeddedQueue, type JobHandler, type JobQueue } from "../queue/job-queue.js";
 import { startPgJobs } from "../queue/pg-runtime.js";
 import { WorkerPool } from "../queue/worker-pool.js";
-import { openStorage } from "../store/open.js";
+import { ensureDataDir, openStorage } from "../store/open.js";
 import { isTransient } from "../store/transient-errors.js";
 import type { Store } from "../store/types.js";
-import { PROCESSING_THREAD_URL, type ProcessingPool, processingLimits } from "../workflows/processing-tasks.js";
+import { createRenderPool, openPageCache, pageImageSettings, pageImages } from "../workflows/page-images.js";
+import {
+  inspectLimits,
+  PROCESSING_THREAD_URL,
+  type ProcessingPool,
+  processingLimits,
+} from "../workflows/processing-tasks.js";
+import { retentionDaysFromEnv, startRetention } from "../workflows/retention.js";
 import { createJobRunner } from "../workflows/runner.js";
+import { RunningJobs } from "../workflows/running-jobs.js";
+import { orphanGraceMs, startOrphanSweeps } from "../workflows/sweep-orphans.js";
 import { buildApp } from "./app.js";
 import { jobObserver } from "./job-observer.js";
 import { createMetrics } from "./metrics.js";
@@ -48,6 +57,8 @@ export interface ServiceConfig {
   maxQueue?: number;
   /** Whose X-Forwarded-For to believe for client addresses (DOCSIFT_TRUST_PROXY); default none. */
   trustProxy?: boolean | string;
+  /** Files older than this many days are deleted in the background; default DOCSIFT_RETENTION_DAYS, else never. */
+  retentionDays?: number;
 }
 
 export interface RunningService {
@@ -62,6 +73,12 @@ export interface RunningService {
 }
 
 export const DEFAULT_RESULT_WAIT_MS = 120_000;
+/**
+ * Threads of the inspect pool. One: an honest inspection takes milliseconds, and each thread costs the process about
+ * 300 MB (measured under tsx), which the peak-memory budget cannot spare twice; a hostile file holds it at most
+ * DOCSIFT_INSPECT_TIMEOUT_MS, uploads meanwhile waiting their turn.
+ */
+const INSPECT_THREADS = 1;
 /** Embedded mode: a job cut by a storage outage (disk full, SQLite busy) runs again after this. */
 const TRANSIENT_RETRY_MS = 3000;
 
@@ -74,16 +91,25 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   if (config.runJobs === false && !config.databaseUrl) {
     throw new Error("--no-worker needs DATABASE_URL: without a shared queue no other process would run the jobs");
   }
+  const graceMs = orphanGraceMs(process.env);
+  // Owner-only before anything lands in it (PostgreSQL mode too: the page cache lives there).
+  await ensureDataDir(config.dataDir);
   const { store, blobs, postgres } = await openStorage(config.dataDir, {
     databaseUrl: config.databaseUrl,
     blobUrl: config.blobUrl,
     onDatabaseError: (err) => log.warn({ err }, "idle database connection lost; it is replaced"),
   });
   const bootstrap = await ensureBootstrapClient(store, config.bootstrapClient);
-  const key = await loadOrCreateSigningKey(join(config.dataDir, "jwt-key.json"));
+  // The key set is in the store, shared with every other process; a data dir from before key sets brings its key.
+  const keys = await openKeySet(store.signingKeys, join(config.dataDir, "jwt-key.json"));
 
-  // The gauge reads the queue only when scraped, after start-up.
-  const metrics = createMetrics(() => queue.depth());
+  const renderSettings = pageImageSettings(process.env);
+  const pageCache = await openPageCache(config.dataDir, renderSettings);
+  // The gauges read the queue and the render pool only when scraped, after start-up.
+  const metrics = createMetrics(
+    () => queue.depth(),
+    () => renderPool.busy,
+  );
   const pool: ProcessingPool = new WorkerPool({
     script: PROCESSING_THREAD_URL,
     size: config.workers ?? availableParallelism(),
@@ -93,6 +119,28 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       if (event.source === "ocr") metrics.ocrSeconds.inc(event.ms / 1000);
     },
   });
+  // Upload inspections run here, apart from the extraction pool (an upload never waits behind OCR) and off the
+  // event loop (a parser attack costs one of these threads, up to its own time and heap limit, never the API).
+  const inspectPool: ProcessingPool = new WorkerPool({
+    script: PROCESSING_THREAD_URL,
+    size: INSPECT_THREADS,
+    ...inspectLimits(process.env),
+  });
+  // Page images render in their own threads, so a flood of them never takes a thread extraction needs.
+  const renderPool = createRenderPool(renderSettings, process.env);
+  const images = pageImages({
+    pool: renderPool,
+    blobs,
+    cache: pageCache,
+    observer: {
+      rendered: () => metrics.pageRenders.inc(),
+      cacheHit: () => metrics.pageCacheHits.inc(),
+      rejected: () => metrics.pageRendersRejected.inc(),
+      cacheFailed: (err) => log.warn({ err }, "a rendered page could not be cached"),
+    },
+  });
+  // Jobs of this process, so that deleting a file stops its job here at once.
+  const running = new RunningJobs();
   const makeRunner = (completion: CompletionSignal, enqueue: (fileId: string) => Promise<void>): JobHandler =>
     createJobRunner({
       store,
@@ -100,6 +148,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       pool,
       completion,
       enqueue,
+      running,
       observer: jobObserver(log, metrics),
     });
   // PostgreSQL mode: pg-boss queue and LISTEN/NOTIFY completion shared with every other process; else in-process.
@@ -115,7 +164,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
           ? undefined
           : { concurrency: pool.size, makeHandler: (deps) => makeRunner(deps.completion, deps.enqueue) },
     }).catch(async (err: unknown) => {
-      await pool.close();
+      await Promise.all([pool.close(), inspectPool.close(), renderPool.close()]);
       await store.close();
       throw err;
     }));
@@ -140,8 +189,10 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     blobs,
     queue,
     completion,
-    pool,
-    key,
+    inspectPool,
+    pageImages: images,
+    running,
+    keys,
     metrics,
     maxWaitMs: config.resultWaitMs ?? DEFAULT_RESULT_WAIT_MS,
     isDraining: () => draining,
@@ -152,7 +203,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   });
 
   const address = await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
-    await Promise.allSettled([app.close(), pool.close(), pgJobs?.close()]);
+    await Promise.allSettled([app.close(), pool.close(), inspectPool.close(), renderPool.close(), pgJobs?.close()]);
     await store.close();
     throw err;
   });
@@ -163,19 +214,70 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     for (const fileId of unfinished) await queue.enqueue(fileId);
     if (unfinished.length > 0) log.info({ count: unfinished.length }, "resumed unfinished files");
   }
+  const retentionDays = config.retentionDays ?? retentionDaysFromEnv(process.env);
+  const retention =
+    retentionDays === undefined
+      ? undefined
+      : startRetention(
+          { store, blobs, completion, running },
+          {
+            days: retentionDays,
+            onSwept: (count) => {
+              metrics.retentionDeleted.inc(count);
+              if (count > 0) log.info({ count, retentionDays }, "deleted files past their retention");
+            },
+            onError: (err) => log.warn({ err }, "retention sweep failed; it runs again at the next interval"),
+            onBlobFailure: (fileId, err) => log.warn({ fileId, err }, "a deleted file's blob could not be removed"),
+          },
+        );
+  // Crash leftovers (partial blob writes, blobs without a row): at start, and in PostgreSQL mode, where processes run
+  // for long beside others that may crash, every grace period.
+  const orphans = startOrphanSweeps(
+    { store, blobs },
+    {
+      graceMs,
+      periodic: postgres !== undefined,
+      onSwept: (counts) => {
+        metrics.orphansRemoved.labels("temporary").inc(counts.temporary);
+        metrics.orphansRemoved.labels("blob").inc(counts.blob);
+        if (counts.temporary + counts.blob > 0) log.info(counts, "removed leftovers of crashes from the blob store");
+      },
+      onError: (err) => log.warn({ err }, "orphan sweep failed; it runs again at the next start or interval"),
+    },
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       draining = true;
-      if (pgJobs) await pgJobs.close();
-      else await queue.drain();
-      completion.releaseAll();
-      await app.close();
-      await pool.close();
-      await store.close();
+      // Every step runs even when one before it fails: a stop that throws must not leave the process alive on the
+      // threads, sockets and connections it did not get to.
+      await inOrder([
+        () => retention?.stop(),
+        () => orphans.stop(),
+        () => (pgJobs ? pgJobs.close() : queue.drain()),
+        () => completion.releaseAll(),
+        // Requests waiting on a render answer shutting_down now rather than hold the close up.
+        () => renderPool.close(),
+        () => app.close(),
+        () => Promise.all([pool.close(), inspectPool.close()]),
+        () => store.close(),
+      ]);
     })();
     return stopping;
   };
   return { app, url: address, bootstrap, queue, store, stop };
+}
+
+/** Runs every step in turn, whatever fails; then throws the first failure, if any. */
+async function inOrder(steps: (() => unknown)[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
 }

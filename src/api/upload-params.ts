@@ -4,6 +4,7 @@
  */
 import { resolveFieldSets, type Selection } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
+import { encodeTags } from "../domain/tags.js";
 import { parseSplitPlan } from "../split/options.js";
 import type { WorkflowId } from "../store/types.js";
 import { parseValidatePlan } from "../validate/conditions.js";
@@ -16,10 +17,30 @@ export interface UploadParams {
   workflow: WorkflowId;
   options: Record<string, unknown> | null;
   locale: string | null;
+  /** Stored form of the tags (domain/tags.ts). */
   tags: string | null;
+  parentDocId: string | null;
 }
 
 export const MAX_TAGS_LENGTH = 256;
+/** Longest parentDocId kept (a reference, not content). */
+export const MAX_PARENT_DOC_ID_LENGTH = 255;
+
+/**
+ * Longest value of one upload parameter, in bytes. The spec's options need little (a condition of each type on every
+ * field of the largest field set is 2.5 KB), but nothing bounds how many conditions a client lists, nor how it
+ * indents them: 1 MiB keeps a 100 KB options object a plain case and stays well under the file's own bound. A longer
+ * value is refused naming the parameter, never cut: a cut JSON text would only be reported as "not valid JSON".
+ */
+export const MAX_FORM_FIELD_BYTES = 1024 * 1024;
+
+/** 413, naming the parameter past MAX_FORM_FIELD_BYTES. */
+export function fieldTooLarge(name: string): DocsiftError {
+  return new DocsiftError(
+    "file_too_large",
+    `${name} is larger than the ${MAX_FORM_FIELD_BYTES / 1024} KiB an upload parameter may hold.`,
+  );
+}
 
 function bad(message: string): DocsiftError {
   return new DocsiftError("bad_request", message);
@@ -46,6 +67,31 @@ export function parseList(name: string, values: readonly string[]): string[] {
       .map((v) => v.trim())
       .filter((v) => v.length > 0);
   });
+}
+
+/**
+ * Tags: each given value is one tag (free text, commas included), or a JSON array text of tags; repeated fields add
+ * up. Clients send a list as repeated `tags` fields. Duplicates and empty tags are dropped.
+ */
+export function parseTags(values: readonly string[]): string[] {
+  const tags = values.flatMap((raw) => {
+    const text = raw.trim();
+    if (!text.startsWith("[")) return [text];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw bad('tags starts with "[" but is not a valid JSON array.');
+    }
+    if (!Array.isArray(parsed) || !parsed.every((v): v is string => typeof v === "string")) {
+      throw bad("tags must be text or a JSON array of strings.");
+    }
+    return parsed.map((v) => v.trim());
+  });
+  const kept = [...new Set(tags.filter((t) => t.length > 0))];
+  const long = kept.find((t) => t.length > MAX_TAGS_LENGTH);
+  if (long !== undefined) throw bad(`A tag is ${long.length} characters long; the limit is ${MAX_TAGS_LENGTH}.`);
+  return kept;
 }
 
 function single(params: RawParams, name: string): string | undefined {
@@ -131,11 +177,12 @@ export function parseUploadParams(params: RawParams): UploadParams {
   const selection = parseSelection(params);
   const { workflow, options } = parseWorkflow(params, selection);
   const locale = parseLocale(single(params, "locale"));
-  const tags = single(params, "tags") ?? null;
-  if (tags !== null && tags.length > MAX_TAGS_LENGTH) {
-    throw bad(`tags is ${tags.length} characters long; the limit is ${MAX_TAGS_LENGTH}.`);
+  const tags = encodeTags(parseTags(params.tags ?? []));
+  const parentDocId = single(params, "parentDocId")?.trim() || null;
+  if (parentDocId !== null && parentDocId.length > MAX_PARENT_DOC_ID_LENGTH) {
+    throw bad(`parentDocId is ${parentDocId.length} characters long; the limit is ${MAX_PARENT_DOC_ID_LENGTH}.`);
   }
-  return { selection, workflow, options, locale, tags };
+  return { selection, workflow, options, locale, tags, parentDocId };
 }
 
 /** Longest file name kept, in characters (code points). */

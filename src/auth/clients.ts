@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { DocsiftError } from "../domain/errors.js";
 import type { ClientRecord, NewClient, Store, Tenant } from "../store/types.js";
-import { isScope, SCOPES, type Scope } from "./scopes.js";
+import { isScope, SCOPES, type Scope, TENANT_SCOPES } from "./scopes.js";
 import { generateClientId, generateSecret, hashSecret, verifySecret } from "./secrets.js";
 import type { Principal } from "./tokens.js";
 
@@ -27,8 +27,9 @@ export interface CreateClientOptions {
   clientSecret?: string;
 }
 
+/** The scopes named (space or comma separated); none named: TENANT_SCOPES. */
 export function parseScopes(values: readonly string[] | undefined): Scope[] {
-  if (values === undefined) return [...SCOPES];
+  if (values === undefined) return [...TENANT_SCOPES];
   const scopes = values.flatMap((v) => v.split(/[\s,]+/)).filter((s) => s.length > 0);
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length > 0) {
@@ -91,14 +92,20 @@ export async function ensureBootstrapClient(
     return undefined;
   }
   if ((await store.clients.count()) > 0) return undefined;
-  const { client, newTenant, created } = await prepareClient(store, { name: "bootstrap" });
+  // The bootstrap client is the operator's: every scope, metrics:read included.
+  const { client, newTenant, created } = await prepareClient(store, { name: "bootstrap", scopes: SCOPES });
   return (await store.clients.createBootstrap(client, newTenant)) ? created : undefined;
 }
 
 async function ensureNamedClient(store: Store, id: string, secret: string): Promise<void> {
   const existing = await store.clients.get(id);
   if (!existing) {
-    const { client, newTenant } = await prepareClient(store, { name: id, clientId: id, clientSecret: secret });
+    const { client, newTenant } = await prepareClient(store, {
+      name: id,
+      clientId: id,
+      clientSecret: secret,
+      scopes: SCOPES,
+    });
     if (await store.clients.createIfAbsent(client, newTenant)) return;
   }
   // Taken meanwhile by another process starting at once: its row is the one to check (with the same secret, it matches).

@@ -1,6 +1,13 @@
 /** OAuth2 scopes a client can hold; each route names the one it needs. */
-export const SCOPES = ["fileupload:all", "result:all", "validate:annotation"] as const;
+export const SCOPES = ["fileupload:all", "result:all", "validate:annotation", "metrics:read"] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/**
+ * What a client gets unless its creator names scopes: the work of its own tenant. `metrics:read` (GET /metrics) is
+ * left out because the metrics count every tenant's activity: only the operator's monitoring should hold it (and
+ * the bootstrap client, which is the operator's).
+ */
+export const TENANT_SCOPES: readonly Scope[] = ["fileupload:all", "result:all", "validate:annotation"];
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);

@@ -1,17 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { parseArgs } from "node:util";
 import type { FieldDef } from "../catalog/catalog.js";
 import { resolveFields } from "../catalog/lookup.js";
 import { DocsiftError, type ErrorBody, toErrorBody } from "../domain/errors.js";
-import type { Field } from "../domain/result.js";
+import type { Field, ResultWarning } from "../domain/result.js";
+import { applyEInvoice } from "../einvoice/index.js";
 import { extract } from "../extract/index.js";
 import { defaultOcrEngine, ingest } from "../ingest/index.js";
+import { readPdfAttachments } from "../ingest/pdf-attachments.js";
+import { choiceOption, HELP_OPTION, parseCommandLine, UsageError } from "./args.js";
 
 const HELP = `Usage: docsift extract [--product ID]... [--field-set ID]... [--locale TAG] [--format json|jsonl] [--timings] FILE...
 
 Extracts the fields of the selected products or field sets from each FILE (PDF, PNG or JPG), locally.
+A PDF embedding a Factur-X / ZUGFeRD / XRechnung (CII) or UBL invoice gives the fields its XML states.
 
 Options:
   --product ID       product to extract (invoices, receipts, documents); repeatable
@@ -19,7 +22,7 @@ Options:
   --locale TAG       BCP 47 locale deciding ambiguous dates and number formats (en-AU, en-US, de-DE, ...);
                      without it, inferred from each document
   --format FORMAT    json (default: a pretty-printed array) or jsonl (one line per file, in input order)
-  --timings          add {"pages", "ingestMs", "extractMs"} to each result
+  --timings          add {"pages", "ingestMs", "extractMs", "einvoiceMs"} to each result
   -h, --help         show this help
 
 Files run in parallel up to the core count. A file that cannot be read gives a FAILED entry with
@@ -30,6 +33,8 @@ interface Timings {
   pages: number;
   ingestMs: number;
   extractMs: number;
+  /** Reading the PDF's attachments and merging an embedded e-invoice. */
+  einvoiceMs: number;
 }
 
 type Outcome =
@@ -37,7 +42,7 @@ type Outcome =
       file: string;
       fileId: string;
       status: "FINALISED";
-      results: { timestamp: string; fields: Field[] };
+      results: { timestamp: string; fields: Field[]; warnings?: ResultWarning[] };
       timings?: Timings;
     }
   | { file: string; status: "FAILED"; error: ErrorBody };
@@ -59,12 +64,15 @@ async function process1(
   const ingested = performance.now();
   const extracted = extract(document, fields, { locale });
   const done = performance.now();
+  const attachments = document.type === "pdf" ? await readPdfAttachments(new Uint8Array(bytes)) : [];
+  const outcome = applyEInvoice(document, attachments, extracted, { locale });
   const timings: Timings = {
     pages: document.pages.length,
     ingestMs: Math.round(ingested - started),
     extractMs: Math.round((done - ingested) * 100) / 100,
+    einvoiceMs: Math.round((performance.now() - done) * 100) / 100,
   };
-  return { fields: extracted, timings };
+  return { ...outcome, timings };
 }
 
 function progress(done: number, total: number): void {
@@ -75,33 +83,29 @@ function progress(done: number, total: number): void {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(
+    argv,
+    {
+      product: { type: "string", multiple: true },
+      "field-set": { type: "string", multiple: true },
+      locale: { type: "string" },
+      format: { type: "string" },
+      timings: { type: "boolean", default: false },
+      ...HELP_OPTION,
+    },
+    true,
+  );
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
-  const format = values.format ?? "json";
-  if (format !== "json" && format !== "jsonl") {
-    process.stderr.write(`--format must be json or jsonl, not "${format}".\n`);
-    return 2;
-  }
-  if (positionals.length === 0) {
-    process.stderr.write(HELP);
-    return 2;
-  }
+  const format = choiceOption("--format", values.format, ["json", "jsonl"]) ?? "json";
+  if (positionals.length === 0) throw new UsageError("name at least one FILE");
   let fields: FieldDef[];
   try {
     fields = resolveFields({ products: values.product ?? [], fieldSets: values["field-set"] ?? [] });
   } catch (err) {
-    process.stderr.write(`${JSON.stringify(toErrorBody(err))}\n`);
-    return 2;
+    throw new UsageError(err instanceof Error ? err.message : String(err));
   }
 
   const files = positionals;
@@ -125,12 +129,16 @@ export async function run(argv: string[]): Promise<number> {
       const index = next++;
       const file = files[index] as string;
       try {
-        const { fields: result, timings } = await process1(file, fields, values.locale, pageConcurrency);
+        const { fields: result, warnings, timings } = await process1(file, fields, values.locale, pageConcurrency);
         outcomes[index] = {
           file,
           fileId: randomUUID(),
           status: "FINALISED",
-          results: { timestamp: new Date().toISOString(), fields: result },
+          results: {
+            timestamp: new Date().toISOString(),
+            fields: result,
+            ...(warnings.length > 0 ? { warnings } : {}),
+          },
           ...(values.timings ? { timings } : {}),
         };
       } catch (err) {
@@ -151,19 +159,4 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (format === "json") process.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
   return outcomes.some((o) => o?.status === "FAILED") ? 1 : 0;
-}
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      product: { type: "string", multiple: true },
-      "field-set": { type: "string", multiple: true },
-      locale: { type: "string" },
-      format: { type: "string" },
-      timings: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { toErrorBody } from "../domain/errors.js";
+import { DocsiftError, toErrorBody } from "../domain/errors.js";
+import { UsageError } from "./args.js";
 
 /** Each subcommand lives in its own module and is loaded only when used, so `docsift ocr` never loads the server. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
@@ -15,8 +16,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   clients: { summary: "Create, list or revoke OAuth2 clients", load: () => import("./clients.js") },
   upload: { summary: "Upload files to a docsift service (--wait: their results)", load: () => import("./upload.js") },
   result: { summary: "Print the result of uploaded files from a docsift service", load: () => import("./result.js") },
+  files: { summary: "List, describe, download or delete uploaded files", load: () => import("./files.js") },
   worker: { summary: "Process uploads from the shared PostgreSQL queue (no HTTP)", load: () => import("./worker.js") },
   migrate: { summary: "Apply pending PostgreSQL migrations (DATABASE_URL)", load: () => import("./migrate.js") },
+  keys: { summary: "Rotate or list the JWT signing keys", load: () => import("./keys.js") },
   watch: { summary: "Upload a folder's new files, write results beside them", load: () => import("./watch.js") },
 };
 
@@ -36,15 +39,27 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command "${name}".\n\n${usage()}`);
     return 2;
   }
-  return (await command.load()).run(rest);
+  try {
+    return await (await command.load()).run(rest);
+  } catch (err) {
+    return failed(name, err);
+  }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`${JSON.stringify(toErrorBody(err))}\n`);
-    process.exitCode = 1;
-  },
-);
+/**
+ * What a command threw: a usage mistake exits 2 naming it; anything else exits 1 with `{error, message}`, and an
+ * unexpected failure (whose message is deliberately generic) first gets its stack on stderr, as the message promises.
+ */
+function failed(name: string, err: unknown): number {
+  if (err instanceof UsageError) {
+    process.stderr.write(`docsift ${name}: ${err.message}\nRun "docsift ${name} --help" for its options.\n`);
+    return 2;
+  }
+  if (!(err instanceof DocsiftError)) process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.stderr.write(`${JSON.stringify(toErrorBody(err))}\n`);
+  return 1;
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,36 +1,30 @@
 /** `docsift migrate`: applies pending PostgreSQL migrations and exits (every process also does this at start). */
-import { parseArgs } from "node:util";
 import { Kysely, PostgresDialect } from "kysely";
 import { createPgPool, migratePostgres } from "../store/postgres/pg-store.js";
 import type { PgDatabase } from "../store/postgres/schema.js";
+import { HELP_OPTION, parseCommandLine, STORAGE_HELP, STORAGE_OPTIONS, storageFrom, UsageError } from "./args.js";
 
-const HELP = `Usage: docsift migrate [--database-url URL]
+const HELP = `Usage: docsift migrate [--database-url URL] [options]
 
 Applies pending database migrations to PostgreSQL and prints the ones applied. Safe to run while other docsift
 processes are up and from several places at once (an advisory lock serialises them). Every process also migrates at
 start; run this first when a deployment must not start on an older schema.
 
-Options (environment variable in brackets):
-  --database-url URL   postgres://user:pass@host:5432/db [DATABASE_URL]
-  -h, --help           show this help
+Options (environment variable in brackets), the storage options of serve and worker:
+${STORAGE_HELP}
+  -h, --help            show this help
+
+Only the database URL matters here: the embedded SQLite store migrates itself whenever it is opened.
 `;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { "database-url": { type: "string" }, help: { type: "boolean", short: "h", default: false } },
-  });
+  const { values } = parseCommandLine(argv, { ...STORAGE_OPTIONS, ...HELP_OPTION });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
-  const url = values["database-url"] ?? process.env.DATABASE_URL;
-  if (!url) {
-    process.stderr.write(
-      "docsift migrate: set DATABASE_URL or --database-url (the embedded SQLite store migrates itself)\n",
-    );
-    return 2;
-  }
+  const url = storageFrom(values).storage.databaseUrl;
+  if (!url) throw new UsageError("set --database-url or DATABASE_URL (the embedded SQLite store migrates itself)");
   const db = new Kysely<PgDatabase>({
     dialect: new PostgresDialect({ pool: createPgPool(url, { maxConnections: 1 }) }),
   });

@@ -3,6 +3,7 @@
  * workflow flags, and turning any failure into the service's `{error, message}` shape.
  */
 import { DocsiftApiError, DocsiftClient, type UploadOptions } from "../client/index.js";
+import { UsageError } from "./args.js";
 import { isOutputFormat, type OutputFormat } from "./remote-output.js";
 
 export const REMOTE_ENV_HELP = `Environment:
@@ -10,11 +11,6 @@ export const REMOTE_ENV_HELP = `Environment:
   DOCSIFT_API_KEY         client credentials as id:secret
   DOCSIFT_CLIENT_ID       the client id (with DOCSIFT_CLIENT_SECRET), instead of DOCSIFT_API_KEY
   DOCSIFT_CLIENT_SECRET   the client secret`;
-
-/** A mistake in the command line or the environment: exit 2 with the message. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
 
 export function clientFromEnv(env: NodeJS.ProcessEnv = process.env): DocsiftClient {
   const baseUrl = env.DOCSIFT_URL || "http://127.0.0.1:8080";
@@ -43,13 +39,6 @@ export function parseFormat(value: string | undefined): OutputFormat {
   return format;
 }
 
-export function parseMs(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a whole number of milliseconds >= 0.`);
-  return n;
-}
-
 function jsonObject(name: string, text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
   let parsed: unknown;
@@ -68,7 +57,7 @@ export interface UploadFlags {
   product?: string[];
   "field-set"?: string[];
   locale?: string;
-  tags?: string;
+  tags?: string[];
   workflow?: string;
   "workflow-options"?: string;
   "child-workflow"?: string;
@@ -80,7 +69,7 @@ export const UPLOAD_FLAG_OPTIONS = {
   product: { type: "string", multiple: true },
   "field-set": { type: "string", multiple: true },
   locale: { type: "string" },
-  tags: { type: "string" },
+  tags: { type: "string", multiple: true },
   workflow: { type: "string" },
   "workflow-options": { type: "string" },
   "child-workflow": { type: "string" },
@@ -91,7 +80,7 @@ export const UPLOAD_FLAGS_HELP = `  --product ID                 product to extr
   --field-set ID               field set to extract (invoice, parties, payment, receipt, document); repeatable;
                                give products or field sets, not both
   --locale TAG                 BCP 47 locale deciding ambiguous dates and numbers (de-DE, en-US, ...)
-  --tags TEXT                  label to group documents
+  --tags TEXT                  a tag to group documents (GET /files?tag=); repeatable
   --workflow ID                split or validate (beta); omit for plain extraction
   --workflow-options JSON      the workflow's options object
   --child-workflow ID          with --workflow split: the workflow run on each part
@@ -132,9 +121,8 @@ export async function runRemote(help: string, body: () => Promise<number>): Prom
   try {
     return await body();
   } catch (err) {
-    const code = (err as { code?: unknown })?.code;
-    if (err instanceof UsageError || (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_"))) {
-      process.stderr.write(`${(err as Error).message}\n\n${help}`);
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n\n${help}`);
       return 2;
     }
     process.stderr.write(`${JSON.stringify(asApiError(err).toJSON())}\n`);

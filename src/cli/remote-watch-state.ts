@@ -4,7 +4,7 @@
  * leaves either the old state or the new one, never half of one.
  */
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { UsageError } from "./remote-client.js";
+import { UsageError } from "./args.js";
 
 export const STATE_FILE = ".docsift-watch.json";
 

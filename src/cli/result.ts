@@ -1,15 +1,7 @@
 /** `docsift result`: prints the result of uploaded files, waiting for them to finish. */
-import { parseArgs } from "node:util";
 import { type DocsiftClient, DocsiftWaitTimeoutError } from "../client/index.js";
-import {
-  asApiError,
-  clientFromEnv,
-  parseFormat,
-  parseMs,
-  REMOTE_ENV_HELP,
-  runRemote,
-  UsageError,
-} from "./remote-client.js";
+import { HELP_OPTION, integerOption, parseCommandLine, UsageError } from "./args.js";
+import { asApiError, clientFromEnv, parseFormat, REMOTE_ENV_HELP, runRemote } from "./remote-client.js";
 import { exitCodeOf, failedOutcome, type Outcome, printOutcomes } from "./remote-output.js";
 
 const HELP = `Usage: docsift result FILEID... [--timeout MS] [--format json|jsonl|csv]
@@ -38,22 +30,18 @@ async function resultOf(client: DocsiftClient, fileId: string, deadlineMs: numbe
 
 export function run(argv: string[]): Promise<number> {
   return runRemote(HELP, async () => {
-    const { values, positionals: fileIds } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        timeout: { type: "string" },
-        format: { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
+    const { values, positionals: fileIds } = parseCommandLine(
+      argv,
+      { timeout: { type: "string" }, format: { type: "string" }, ...HELP_OPTION },
+      true,
+    );
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
     }
     if (fileIds.length === 0) throw new UsageError("Name the FILEID of an upload receipt.");
     const format = parseFormat(values.format);
-    const deadlineMs = parseMs("--timeout", values.timeout);
+    const deadlineMs = integerOption("--timeout", values.timeout, 0);
     const client = clientFromEnv();
     const tasks = fileIds.map((id) => () => resultOf(client, id, deadlineMs));
     // One FILEID in json prints the result object itself, as the API answers it.

@@ -1,33 +1,40 @@
 /** `docsift serve`: the HTTP service on the embedded default (SQLite + blobs under the data directory). */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { DEFAULT_MAX_QUEUE, maxQueueFromEnv } from "../api/queue-bound.js";
 import { rateLimitsFromEnv } from "../api/rate-limit-hook.js";
 import { DEFAULT_RESULT_WAIT_MS, type ServiceConfig, startService } from "../api/service.js";
-import { storageOptionsFromEnv } from "../store/open.js";
+import {
+  flagOrEnv,
+  HELP_OPTION,
+  integerOption,
+  parseCommandLine,
+  STORAGE_HELP,
+  STORAGE_OPTIONS,
+  storageFrom,
+  UsageError,
+} from "./args.js";
 
 const HELP = `Usage: docsift serve [options]
 
 Runs the HTTP API with extraction in a pool of worker threads; SQLite and blobs live under the data directory.
 
 Options (environment variable in brackets):
-  --port N        port to listen on [PORT] (default 8080)
-  --host H        interface to bind [HOST] (default 127.0.0.1; 0.0.0.0 to accept remote connections)
-  --data DIR      data directory [DOCSIFT_DATA] (default ./data)
-  --workers N     processing threads [DOCSIFT_WORKERS] (default: the number of cores)
-  --no-worker     API only: jobs run in "docsift worker" processes (needs DATABASE_URL); the threads then only
-                  render page images
-  -h, --help      show this help
+  --port N              port to listen on [PORT] (default 8080)
+  --host H              interface to bind [HOST] (default 127.0.0.1; 0.0.0.0 to accept remote connections)
+  --workers N           processing threads [DOCSIFT_WORKERS] (default: the number of cores)
+  --no-worker           API only: jobs run in "docsift worker" processes (needs a database URL); the threads
+                        then only render page images
+${STORAGE_HELP}
+  -h, --help            show this help
 
 Other environment:
   DOCSIFT_BOOTSTRAP_CLIENT=id:secret   ensure this client exists with this secret (all scopes)
   DOCSIFT_RESULT_WAIT_MS=MS            default and cap of a blocking GET /result/final wait (default ${DEFAULT_RESULT_WAIT_MS})
   LOG_LEVEL=level                      pino level: fatal, error, warn, info (default), debug, trace, silent
-  DATABASE_URL=postgres://...          store and queue in PostgreSQL (migrations run at start) instead of SQLite
-  BLOB_URL=s3://bucket/prefix          with DATABASE_URL: blobs in S3 (default: in PostgreSQL)
   DOCSIFT_RATE_LIMIT=N/WINDOW          requests per client, uploads aside (default 3000/60s; off disables)
   DOCSIFT_UPLOAD_RATE_LIMIT=N/WINDOW   uploads per client (default 600/60s; off disables)
-  DOCSIFT_TOKEN_RATE_LIMIT=N/WINDOW    POST /oauth2/token per client address (default 120/60s; off disables)
+  DOCSIFT_TOKEN_RATE_LIMIT=N/WINDOW    failed token requests per client address (default 120/60s; off disables)
+  DOCSIFT_RETENTION_DAYS=N             delete files uploaded more than N days ago, in the background (default off)
   DOCSIFT_MAX_QUEUE=N                  files waiting or running past which uploads get 503 (default ${DEFAULT_MAX_QUEUE}; 0 = no bound)
   DOCSIFT_TRUST_PROXY=true|ADDRS       believe X-Forwarded-For from any proxy (true) or these addresses/CIDRs
 
@@ -43,24 +50,14 @@ function trustProxyFromEnv(env: NodeJS.ProcessEnv): boolean | string | undefined
   return raw === "true" ? true : raw;
 }
 
-function positiveInt(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined || value === "") return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${value}"`);
-  return n;
-}
-
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      data: { type: "string" },
-      workers: { type: "string" },
-      "no-worker": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const { values } = parseCommandLine(argv, {
+    port: { type: "string" },
+    host: { type: "string" },
+    workers: { type: "string" },
+    "no-worker": { type: "boolean", default: false },
+    ...STORAGE_OPTIONS,
+    ...HELP_OPTION,
   });
   if (values.help) {
     process.stdout.write(HELP);
@@ -71,18 +68,18 @@ export async function run(argv: string[]): Promise<number> {
   try {
     limits = { rateLimits: rateLimitsFromEnv(env), maxQueue: maxQueueFromEnv(env), trustProxy: trustProxyFromEnv(env) };
   } catch (err) {
-    process.stderr.write(`docsift serve: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 2;
+    throw new UsageError(err instanceof Error ? err.message : String(err));
   }
+  const { dataDir, storage } = storageFrom(values, env);
   const service = await startService({
-    dataDir: resolve(values.data ?? env.DOCSIFT_DATA ?? "./data"),
+    dataDir: resolve(dataDir),
     host: values.host ?? env.HOST ?? "127.0.0.1",
-    port: positiveInt("port", values.port ?? env.PORT, 0) ?? 8080,
-    workers: positiveInt("workers", values.workers ?? env.DOCSIFT_WORKERS, 1),
-    resultWaitMs: positiveInt("DOCSIFT_RESULT_WAIT_MS", env.DOCSIFT_RESULT_WAIT_MS, 0),
+    port: integerOption(...flagOrEnv("--port", values.port, "PORT", env), 0, 65535) ?? 8080,
+    workers: integerOption(...flagOrEnv("--workers", values.workers, "DOCSIFT_WORKERS", env), 1),
+    resultWaitMs: integerOption("DOCSIFT_RESULT_WAIT_MS", env.DOCSIFT_RESULT_WAIT_MS, 0),
     bootstrapClient: env.DOCSIFT_BOOTSTRAP_CLIENT || undefined,
     logLevel: env.LOG_LEVEL ?? "info",
-    ...storageOptionsFromEnv(env),
+    ...storage,
     runJobs: !values["no-worker"],
     ...limits,
   }).catch((err: unknown) => {

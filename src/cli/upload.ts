@@ -1,16 +1,14 @@
 /** `docsift upload`: sends files to a docsift service; with --wait, prints their results. */
-import { parseArgs } from "node:util";
 import { type DocsiftClient, DocsiftWaitTimeoutError, type UploadOptions } from "../client/index.js";
+import { HELP_OPTION, integerOption, parseCommandLine, UsageError } from "./args.js";
 import {
   asApiError,
   clientFromEnv,
   parseFormat,
-  parseMs,
   REMOTE_ENV_HELP,
   runRemote,
   UPLOAD_FLAG_OPTIONS,
   UPLOAD_FLAGS_HELP,
-  UsageError,
   uploadOptionsFrom,
 } from "./remote-client.js";
 import { exitCodeOf, failedOutcome, type Outcome, printOutcomes } from "./remote-output.js";
@@ -53,18 +51,18 @@ async function processFile(
 
 export function run(argv: string[]): Promise<number> {
   return runRemote(HELP, async () => {
-    const { values, positionals: files } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
+    const { values, positionals: files } = parseCommandLine(
+      argv,
+      {
         ...UPLOAD_FLAG_OPTIONS,
         wait: { type: "boolean", default: false },
         timeout: { type: "string" },
         format: { type: "string" },
         concurrency: { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
+        ...HELP_OPTION,
       },
-    });
+      true,
+    );
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
@@ -72,8 +70,8 @@ export function run(argv: string[]): Promise<number> {
     if (files.length === 0) throw new UsageError("Name at least one FILE to upload.");
     const format = parseFormat(values.format);
     const options = uploadOptionsFrom(values);
-    const wait = { enabled: values.wait, deadlineMs: parseMs("--timeout", values.timeout) };
-    const concurrency = Math.max(1, Number(values.concurrency ?? 4) || 1);
+    const wait = { enabled: values.wait, deadlineMs: integerOption("--timeout", values.timeout, 0) };
+    const concurrency = integerOption("--concurrency", values.concurrency, 1) ?? 4;
     const client = clientFromEnv();
 
     const outcomes = await printOutcomes(

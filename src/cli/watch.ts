@@ -7,17 +7,15 @@ import { createHash } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
 import { appendFile, readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import type { Catalog, DocsiftApiError, DocsiftClient, UploadOptions } from "../client/index.js";
+import { HELP_OPTION, integerOption, parseCommandLine, UsageError } from "./args.js";
 import {
   asApiError,
   clientFromEnv,
-  parseMs,
   REMOTE_ENV_HELP,
   runRemote,
   UPLOAD_FLAG_OPTIONS,
   UPLOAD_FLAGS_HELP,
-  UsageError,
   uploadOptionsFrom,
 } from "./remote-client.js";
 import { csvHeader, csvRow, failedOutcome, type Outcome } from "./remote-output.js";
@@ -285,17 +283,17 @@ class Watcher {
 
 export function run(argv: string[]): Promise<number> {
   return runRemote(HELP, async () => {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
+    const { values, positionals } = parseCommandLine(
+      argv,
+      {
         ...UPLOAD_FLAG_OPTIONS,
         interval: { type: "string" },
         stable: { type: "string" },
         concurrency: { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
+        ...HELP_OPTION,
       },
-    });
+      true,
+    );
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
@@ -309,9 +307,9 @@ export function run(argv: string[]): Promise<number> {
       dir,
       client,
       options,
-      intervalMs: Math.max(50, parseMs("--interval", values.interval) ?? 2000),
-      stableMs: parseMs("--stable", values.stable) ?? 1000,
-      concurrency: Math.max(1, Number(values.concurrency ?? 2) || 1),
+      intervalMs: Math.max(50, integerOption("--interval", values.interval, 0) ?? 2000),
+      stableMs: integerOption("--stable", values.stable, 0) ?? 1000,
+      concurrency: integerOption("--concurrency", values.concurrency, 1) ?? 2,
     };
     const state = await loadState(join(dir, STATE_FILE));
     // Also checks the credentials and the address before anything is scanned.

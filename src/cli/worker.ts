@@ -4,14 +4,23 @@
  */
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { jobObserver } from "../api/job-observer.js";
 import { startPgJobs } from "../queue/pg-runtime.js";
 import { WorkerPool } from "../queue/worker-pool.js";
-import { openStorage, storageOptionsFromEnv } from "../store/open.js";
+import { openStorage } from "../store/open.js";
 import { PROCESSING_THREAD_URL, type ProcessingPool, processingLimits } from "../workflows/processing-tasks.js";
 import { createJobRunner } from "../workflows/runner.js";
+import {
+  flagOrEnv,
+  HELP_OPTION,
+  integerOption,
+  parseCommandLine,
+  STORAGE_HELP,
+  STORAGE_OPTIONS,
+  storageFrom,
+  UsageError,
+} from "./args.js";
 
 const HELP = `Usage: docsift worker [options]
 
@@ -19,12 +28,13 @@ Processes uploaded files from the shared PostgreSQL queue; API processes ("docsi
 and answer results. Start as many workers, on as many machines, as the load needs.
 
 Options (environment variable in brackets):
-  --workers N     processing threads = jobs at once [DOCSIFT_WORKERS] (default: the number of cores)
-  -h, --help      show this help
+  --workers N           processing threads = jobs at once [DOCSIFT_WORKERS] (default: the number of cores)
+${STORAGE_HELP}
+  -h, --help            show this help
+
+A database URL is required (the API processes' database); a blob URL must match theirs.
 
 Environment:
-  DATABASE_URL=postgres://...             required: the database the API processes use
-  BLOB_URL=s3://bucket/prefix             blobs in S3 (default: in PostgreSQL); must match the API processes
   PGBOSS_SCHEMA=name                      pg-boss's schema (default pgboss)
   DOCSIFT_JOB_EXPIRE_SECONDS=N            a job active longer is re-delivered elsewhere (default 900)
   DOCSIFT_QUEUE_MAINTENANCE_SECONDS=N     how often expired jobs are looked for (default 30)
@@ -32,7 +42,7 @@ Environment:
   DOCSIFT_JOB_RETRY_DELAY_SECONDS=N       first retry delay, doubled each time (default 2)
   DOCSIFT_QUEUE_POLL_SECONDS=N            idle poll (new jobs also wake workers via NOTIFY; default 2)
   AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, S3_ENDPOINT or AWS_ENDPOINT_URL, S3_FORCE_PATH_STYLE
-                                          S3 settings when BLOB_URL is set (a custom endpoint implies path style)
+                                          S3 settings with a blob URL (a custom endpoint implies path style)
   LOG_LEVEL=level                         pino level (default info)
 
 SIGTERM or SIGINT drains: stop taking jobs, finish running ones, exit 0. A worker killed outright loses nothing:
@@ -40,32 +50,21 @@ its jobs are re-delivered to another worker once they expire.
 `;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      workers: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
+  const { values } = parseCommandLine(argv, { workers: { type: "string" }, ...STORAGE_OPTIONS, ...HELP_OPTION });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
   const env = process.env;
-  const storageOptions = storageOptionsFromEnv(env);
-  if (!storageOptions.databaseUrl) {
-    process.stderr.write("docsift worker: DATABASE_URL is required (workers share the API processes' database)\n");
-    return 2;
+  const { dataDir, storage } = storageFrom(values, env);
+  if (!storage.databaseUrl) {
+    throw new UsageError("--database-url or DATABASE_URL is required (workers share the API processes' database)");
   }
-  const rawWorkers = values.workers ?? env.DOCSIFT_WORKERS;
-  const workers = rawWorkers ? Number(rawWorkers) : availableParallelism();
-  if (!Number.isInteger(workers) || workers < 1) {
-    process.stderr.write(`docsift worker: --workers must be an integer >= 1, got "${rawWorkers}"\n`);
-    return 2;
-  }
+  const workers =
+    integerOption(...flagOrEnv("--workers", values.workers, "DOCSIFT_WORKERS", env), 1) ?? availableParallelism();
   const log = pino({ level: env.LOG_LEVEL ?? "info" });
-  const { store, blobs, postgres } = await openStorage(resolve(env.DOCSIFT_DATA ?? "./data"), {
-    ...storageOptions,
+  const { store, blobs, postgres } = await openStorage(resolve(dataDir), {
+    ...storage,
     onDatabaseError: (err) => log.warn({ err }, "idle database connection lost; it is replaced"),
   });
   if (!postgres) throw new Error("unreachable: a database URL opens the PostgreSQL store");
@@ -102,9 +101,13 @@ export async function run(argv: string[]): Promise<number> {
     const shutdown = (signal: NodeJS.Signals): void => {
       log.info({ signal }, "draining");
       (async () => {
-        await jobs.close();
-        await pool.close();
-        await store.close();
+        // The threads and connections close even when the drain fails, or they would keep the process alive.
+        try {
+          await jobs.close();
+        } finally {
+          await pool.close();
+          await store.close();
+        }
       })().then(
         () => resolveExit(0),
         (err: unknown) => {

@@ -11,8 +11,12 @@ import type {
   Catalog,
   ExtractOptions,
   FieldCorrection,
+  FileInfo,
+  FilePage,
   FinalResult,
+  ListFilesOptions,
   ListTasksOptions,
+  OriginalFile,
   ResultOptions,
   ResultResponse,
   TaskPage,
@@ -48,6 +52,20 @@ export interface DocsiftClientOptions {
   /** Random source in [0, 1) for backoff jitter (default Math.random). */
   random?: () => number;
   userAgent?: string;
+}
+
+/** The file name of a Content-Disposition header: RFC 6266's UTF-8 `filename*` first, else `filename`. */
+function attachmentName(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // Malformed escapes: fall back to the plain parameter.
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/i.exec(header)?.[1];
 }
 
 /** One key per upload call, chosen before the first attempt: the transport's retries send the same headers. */
@@ -138,7 +156,7 @@ export class DocsiftClient {
     return this.#http.json<ResultResponse>({
       method: "GET",
       path: `/result/final/${encodeURIComponent(fileId)}`,
-      query: { timeout: options.timeout },
+      query: { timeout: options.timeout, verbose: options.verbose ? "true" : undefined },
       auth: true,
       signal: options.signal,
       // The server holds the request for up to `timeout`; only then does a silent connection mean trouble.
@@ -185,6 +203,78 @@ export class DocsiftClient {
       attemptTimeoutMs: this.#requestTimeoutMs,
     });
     return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /** A file: name, status, times, pages, tags, workflow, split parent and children (scope result:all). */
+  file(fileId: string, options: { signal?: AbortSignal } = {}): Promise<FileInfo> {
+    return this.#http.json<FileInfo>({
+      method: "GET",
+      path: `/files/${encodeURIComponent(fileId)}`,
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  /** One page of the tenant's files, newest first. */
+  listFiles(options: ListFilesOptions = {}): Promise<FilePage> {
+    const since = options.since instanceof Date ? options.since.toISOString() : options.since;
+    return this.#http.json<FilePage>({
+      method: "GET",
+      path: "/files",
+      query: { status: options.status, tag: options.tag, since, limit: options.limit, cursor: options.cursor },
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  /** Every file matching the filter, newest first, following the `next` cursors. */
+  async *files(options: Omit<ListFilesOptions, "cursor"> = {}): AsyncGenerator<FileInfo> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listFiles({ ...options, cursor });
+      yield* page.files;
+      cursor = page.next ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  /** The uploaded bytes (a split sub-document: its own PDF or image), with their type and file name. */
+  async original(fileId: string, options: { signal?: AbortSignal } = {}): Promise<OriginalFile> {
+    const res = await this.#http.send({
+      method: "GET",
+      path: `/files/${encodeURIComponent(fileId)}/original`,
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+    return {
+      bytes: new Uint8Array(await res.arrayBuffer()),
+      contentType: res.headers.get("content-type") ?? "application/octet-stream",
+      fileName: attachmentName(res.headers.get("content-disposition")) ?? fileId,
+    };
+  }
+
+  /**
+   * Deletes a file with its result and review tasks (a split parent: with its sub-documents). Resolves true when
+   * this call deleted it, false when there was no such file (already deleted, e.g. by an earlier attempt whose
+   * answer was lost), so calling it again is safe.
+   */
+  async deleteFile(fileId: string, options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    try {
+      const res = await this.#http.send({
+        method: "DELETE",
+        path: `/files/${encodeURIComponent(fileId)}`,
+        auth: true,
+        signal: options.signal,
+        attemptTimeoutMs: this.#requestTimeoutMs,
+      });
+      await res.body?.cancel();
+      return true;
+    } catch (err) {
+      if (err instanceof DocsiftApiError && err.code === "not_found") return false;
+      throw err;
+    }
   }
 
   /** Products, field sets and fields (with types) the service extracts. */

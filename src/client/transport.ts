@@ -17,7 +17,7 @@ export interface TransportOptions {
 }
 
 export interface Call {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: string;
   query?: Record<string, string | number | undefined>;
   headers?: Record<string, string>;

@@ -19,8 +19,10 @@ export interface UploadOptions {
   fieldSet?: string;
   /** BCP 47 tag (de-DE, en-US) deciding ambiguous dates and number formats. */
   locale?: string;
-  /** Free text (up to 256 characters) to group documents. */
-  tags?: string;
+  /** Tags to group documents (each up to 256 characters); `GET /files?tag=` finds them. */
+  tags?: string | readonly string[];
+  /** Your reference to another document, stored with the file and shown by `file()`. */
+  parentDocId?: string;
   workflowId?: "prediction" | "split" | "validate" | (string & {});
   /** The workflow's options: an object (sent as its JSON text) or JSON text. */
   workflowOptions?: Record<string, unknown> | string;
@@ -53,6 +55,8 @@ export type FinalResult = Extract<ResultResponse, { status: "FINALISED" | "FAILE
 export interface ResultOptions {
   /** Longest wait on the server, ms; 0 answers at once. Default: the server's own bound. */
   timeout?: number;
+  /** Adds per-field detail: `raw`, the value's words as read on the page. */
+  verbose?: boolean;
   signal?: AbortSignal;
 }
 
@@ -113,4 +117,46 @@ export interface ListTasksOptions {
 export interface FieldCorrection {
   name: string;
   value: string | null;
+}
+
+/** A file as `GET /files/:fileId` describes it. */
+export interface FileInfo {
+  fileId: string;
+  fileName: string | null;
+  status: "RECEIVED" | "IN PROGRESS" | "FINALISED" | "FAILED";
+  uploadedAt: string;
+  /** When processing ended (FINALISED or FAILED); null before. */
+  finalisedAt: string | null;
+  pages: number;
+  tags: string[];
+  workflowId: string;
+  /** The split parent of a sub-document. */
+  parentId: string | null;
+  parentDocId: string | null;
+  /** A split parent's sub-documents, in order. */
+  children: string[];
+}
+
+export interface FilePage {
+  files: FileInfo[];
+  next: string | null;
+}
+
+export interface ListFilesOptions {
+  status?: FileInfo["status"];
+  tag?: string;
+  /** Uploaded at or after (ISO 8601 text or a Date). */
+  since?: string | Date;
+  limit?: number;
+  /** The `next` cursor of the previous page. */
+  cursor?: string;
+  signal?: AbortSignal;
+}
+
+/** The uploaded bytes of a file, as `GET /files/:fileId/original` answers them. */
+export interface OriginalFile {
+  bytes: Uint8Array;
+  contentType: string;
+  /** The name from Content-Disposition (the uploaded name, or `<fileId>.<ext>`). */
+  fileName: string;
 }

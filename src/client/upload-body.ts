@@ -65,6 +65,7 @@ export function uploadParams(options: UploadOptions): Array<[string, ParamValue]
     ["fieldSet", options.fieldSet],
     ["locale", options.locale],
     ["tags", options.tags],
+    ["parentDocId", options.parentDocId],
     ["workflowId", options.workflowId],
     ["workflowOptions", options.workflowOptions],
     ["childWorkflowId", options.childWorkflowId],

@@ -18,7 +18,7 @@ export interface Decision {
   penalty?: number;
 }
 
-function boundingBox(words: readonly Word[], pageOfWord: (id: number) => number): BoundingBox | null {
+export function boundingBox(words: readonly Word[], pageOfWord: (id: number) => number): BoundingBox | null {
   const first = words[0];
   if (!first) return null;
   const pageNum = pageOfWord(first.id);

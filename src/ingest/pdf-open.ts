@@ -9,7 +9,11 @@ import { checkStreamExpansion } from "./pdf-streams.js";
 const PDFJS_ROOT = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 const asset = (name: string): string => `${join(PDFJS_ROOT, name)}/`;
 
-/** Parsing runs on our thread in small async steps, so a timer can still end a pathological file. */
+/**
+ * Ends a parse that goes on in small async steps. A single synchronous step of pdf.js (a whole stream decoded at
+ * once) keeps this timer from firing: what bounds that is the pool thread's own time and heap limit, which is why
+ * nothing calls this on the API's event loop.
+ */
 const OPEN_TIMEOUT_MS = 15_000;
 
 function toDocsiftError(err: unknown): unknown {

@@ -13,9 +13,15 @@ export interface CompletionSignal {
   wait(fileId: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Wakes every waiter (shutdown): they answer with the file's current status. */
   releaseAll(): void;
+  /**
+   * Calls `listener` with the id of every file notified from now on (in PostgreSQL mode: by any process), e.g. to
+   * drop what is cached about it: a finished file is notified again only when it is deleted. Returns the unsubscribe.
+   */
+  onNotify(listener: (fileId: string) => void): () => void;
 }
 
 const RELEASE = Symbol("release");
+const ANY = Symbol("any");
 
 export function inProcessCompletion(): CompletionSignal {
   const emitter = new EventEmitter();
@@ -24,6 +30,7 @@ export function inProcessCompletion(): CompletionSignal {
   return {
     notify: (fileId) => {
       emitter.emit(fileId);
+      emitter.emit(ANY, fileId);
     },
     wait(fileId, timeoutMs, signal) {
       return new Promise((resolve) => {
@@ -46,6 +53,10 @@ export function inProcessCompletion(): CompletionSignal {
     },
     releaseAll: () => {
       emitter.emit(RELEASE);
+    },
+    onNotify(listener) {
+      emitter.on(ANY, listener);
+      return () => emitter.off(ANY, listener);
     },
   };
 }

@@ -124,6 +124,7 @@ export async function startPgCompletion(options: PgCompletionOptions): Promise<P
       }
     },
     releaseAll: () => local.releaseAll(),
+    onNotify: (listener) => local.onNotify(listener),
     publish,
     async close() {
       closed = true;

@@ -4,21 +4,23 @@
  * - `stately` policy with the file id as singleton key: at most one queued and one running job per file, so a file
  *   never runs twice at once and a repeated enqueue (the start-up sweep, a retried upload) is a no-op.
  * - retries with exponential backoff when a handler throws (its thread crashed, or the store was unreachable);
- *   the runner itself counts attempts in the files table and fails the file after MAX_ATTEMPTS.
+ *   the runner itself counts the file's failed attempts and interruptions in the files table and fails the file after
+ *   MAX_ATTEMPTS or MAX_INTERRUPTIONS (domain/attempts.ts).
  * - expiry: a job still active after `expireInSeconds` (its worker was killed) is failed by pg-boss's maintenance and
  *   re-delivered to any live worker.
- * - a dead-letter queue after `retryLimit` retries; workers mark those files FAILED `internal`, so nothing that got a
- *   receipt stays RECEIVED forever.
+ * - a dead-letter queue after `retryLimit` retries. pg-boss counts every delivery, kills and outages included, which
+ *   are not the file's fault: a dead-lettered file still within the runner's bounds is queued again under a new job,
+ *   one beyond them is marked FAILED `internal`, so nothing that got a receipt stays RECEIVED forever.
  * New jobs are announced with NOTIFY so idle workers fetch at once instead of waiting for their next poll.
  */
 
 import type { Kysely } from "kysely";
 import PgBoss from "pg-boss";
+import { MAX_ATTEMPTS, MAX_INTERRUPTIONS } from "../domain/attempts.js";
 import type { ErrorBody } from "../domain/errors.js";
 import { createPgPool } from "../store/postgres/pg-store.js";
 import type { PgDatabase } from "../store/postgres/schema.js";
 import type { Store } from "../store/types.js";
-import { MAX_ATTEMPTS } from "../workflows/runner.js";
 import type { JobHandler, JobQueue } from "./job-queue.js";
 import type { PgCompletion } from "./pg-completion.js";
 
@@ -131,6 +133,14 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
     deadLetter: DEAD_LETTER_QUEUE,
   });
 
+  /** Jobs this process sent: the backlog count adds them until its next recount. */
+  let sent = 0;
+  const enqueue = async (fileId: string): Promise<void> => {
+    await boss.send(JOB_QUEUE, { fileId } satisfies FileJob, { singletonKey: fileId });
+    sent++;
+    options.completion.publish(JOB_CHANNEL, "");
+  };
+
   let running = 0;
   let waitingCount = 0;
   const workerIds: string[] = [];
@@ -146,7 +156,8 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
           running++;
           try {
             // Throwing hands the job back to pg-boss, which retries it with backoff.
-            if ((await worker.handler(job.data.fileId)) === "retry") throw new Error("processing attempt crashed");
+            if ((await worker.handler(job.data.fileId)) === "retry")
+              throw new Error("processing attempt did not finish");
           } finally {
             running--;
             // pg-boss would sleep out the rest of the poll interval before its next fetch: with a backlog that idles
@@ -159,13 +170,19 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
     }
     await boss.work<FileJob>(DEAD_LETTER_QUEUE, { batchSize: 1 }, async ([job]) => {
       if (!job) return;
+      const file = await worker.store.files.getForJob(job.data.fileId);
+      if (!file || file.status === "FINALISED" || file.status === "FAILED") return;
+      if (file.attempts < MAX_ATTEMPTS && file.interruptions < MAX_INTERRUPTIONS) {
+        await enqueue(file.id);
+        return;
+      }
       const error: ErrorBody = {
         error: "internal",
         message: "Processing was abandoned after repeated failures; the failure was logged.",
       };
-      await worker.store.files.fail(job.data.fileId, error, new Date().toISOString());
-      options.completion.notify(job.data.fileId);
-      worker.onDeadLetter(job.data.fileId);
+      await worker.store.files.fail(file.id, error, new Date().toISOString());
+      options.completion.notify(file.id);
+      worker.onDeadLetter(file.id);
     });
   }
   // The depth gauge must answer synchronously: refresh a cached count in the background.
@@ -183,7 +200,6 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
 
   // The backlog over every process: queued, retrying and active jobs, counted at most once per BACKLOG_TTL_MS (one
   // query shared by concurrent uploads), plus what this process sent since the count began.
-  let sent = 0;
   let counted: { at: number; count: number; sentBefore: number } | undefined;
   let counting: Promise<void> | undefined;
   const recount = (): Promise<void> => {
@@ -207,12 +223,6 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
     return counted ? counted.count + (sent - counted.sentBefore) : sent;
   };
 
-  const enqueue = async (fileId: string): Promise<void> => {
-    await boss.send(JOB_QUEUE, { fileId } satisfies FileJob, { singletonKey: fileId });
-    sent++;
-    options.completion.publish(JOB_CHANNEL, "");
-  };
-
   return {
     enqueue,
     depth: () => waitingCount + running,
@@ -226,7 +236,7 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
         .selectFrom("files")
         .select("id")
         .where("status", "=", "RECEIVED")
-        .where("attempts", "=", 0)
+        .where("started_at", "is", null)
         .orderBy("uploaded_at")
         .execute();
       for (const row of rows) await enqueue(row.id);

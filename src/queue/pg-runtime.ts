@@ -105,9 +105,13 @@ export async function startPgJobs(options: PgJobsOptions): Promise<PgJobs> {
     queue: started,
     completion,
     async close() {
-      await started.drain();
-      await completion.close();
-      stopSurviving();
+      // The LISTEN session is a socket that keeps the process alive: it closes even when the drain fails.
+      try {
+        await started.drain();
+      } finally {
+        await completion.close();
+        stopSurviving();
+      }
     },
   };
 }

@@ -4,7 +4,12 @@
  * the caller decides whether to retry. Two failures are the document's own and are not worth a retry, so they reject
  * with a DocsiftError: a task over its time limit (`timeout`) and a thread over its heap limit (`unusable_document`).
  *
- * Cutting a task (time limit, crash, close) also ends the processes it started: a terminated thread does not take
+ * Admission and cancellation: with `maxQueued`, a task that would wait behind that many others is refused at once
+ * with PoolFullError, so a flood is answered "busy" instead of piling up; a task's AbortSignal drops it while it
+ * waits, or cuts it while it runs. `runPrepared` builds a task only when a thread is free for it, so waiting tasks
+ * hold no input (e.g. a whole file).
+ *
+ * Cutting a task (time limit, crash, close, abort) also ends the processes it started: a terminated thread does not take
  * its child processes with it. The thread reports each child's pid as it starts and ends (`child` replies); a cut
  * first posts POOL_ABORT so the thread can stop its children itself, and after a grace period kills whatever it
  * reported as still running, then terminates the thread.
@@ -25,6 +30,14 @@ export type WorkerReply<TResult, TEvent> =
 /** Posted to a thread (instead of a task object) when its task is cut: stop work and child processes now. */
 export const POOL_ABORT = "docsift:abort-task";
 
+/** `maxQueued` tasks already wait for a thread: the caller should answer "busy, retry later". */
+export class PoolFullError extends Error {
+  constructor(readonly maxQueued: number) {
+    super(`every thread is busy and ${maxQueued} task(s) are waiting`);
+    this.name = "PoolFullError";
+  }
+}
+
 export class WorkerCrashError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -35,9 +48,17 @@ export class WorkerCrashError extends Error {
 const RESPAWN_DELAY_MS = 1000;
 const DEFAULT_ABORT_GRACE_MS = 2000;
 
-interface PendingTask<TTask, TResult> {
+/** What is posted to a thread: the task and the buffers moved (not copied) with it. */
+export interface PreparedTask<TTask> {
   task: TTask;
-  transfer: ArrayBuffer[];
+  transfer?: ArrayBuffer[];
+}
+
+interface PendingTask<TTask, TResult> {
+  /** The task, or how to build it once a thread is free for it. */
+  input: PreparedTask<TTask> | (() => Promise<PreparedTask<TTask>>);
+  /** Set once the thread has the task: before, ending it needs no cut, the thread is idle. */
+  posted: boolean;
   resolve: (value: TResult) => void;
   reject: (err: Error) => void;
 }
@@ -65,6 +86,8 @@ export interface WorkerPoolOptions<TEvent> {
   maxHeapMb?: number;
   /** How long a cut task's thread may take to stop its children itself before they are killed; default 2 s. */
   abortGraceMs?: number;
+  /** Tasks that may wait for a thread; one more is refused with PoolFullError. Default: no bound. */
+  maxQueued?: number;
 }
 
 function isErrorCode(code: string | null): code is ErrorCode {
@@ -95,6 +118,10 @@ function killAll(pids: Iterable<number>): void {
   }
 }
 
+function abortReason(signal: AbortSignal | undefined): Error {
+  return signal?.reason instanceof Error ? signal.reason : new Error("the task was cancelled");
+}
+
 function isOutOfMemory(err: Error): boolean {
   return (err as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY";
 }
@@ -112,10 +139,47 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
     for (let i = 0; i < this.size; i++) this.spawn();
   }
 
-  run(task: TTask, transfer: ArrayBuffer[] = []): Promise<TResult> {
+  /** `signal` cancels the task: waiting, it is dropped; running, it is cut like a task over its time limit. */
+  run(task: TTask, transfer: ArrayBuffer[] = [], signal?: AbortSignal): Promise<TResult> {
+    return this.enqueue({ task, transfer }, signal);
+  }
+
+  /**
+   * Like `run`, but `prepare` builds the task only when a thread is free for it (its time limit starts after), so a
+   * waiting task holds nothing; `prepare` failing rejects the task and frees the thread.
+   */
+  runPrepared(prepare: () => Promise<PreparedTask<TTask>>, signal?: AbortSignal): Promise<TResult> {
+    return this.enqueue(prepare, signal);
+  }
+
+  private enqueue(input: PendingTask<TTask, TResult>["input"], signal: AbortSignal | undefined): Promise<TResult> {
     if (this.closed) return Promise.reject(new DocsiftError("shutting_down", "The service is shutting down."));
-    return new Promise((resolve, reject) => {
-      this.backlog.push({ task, transfer, resolve, reject });
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const { maxQueued } = this.options;
+    if (maxQueued !== undefined && this.backlog.length >= maxQueued) {
+      return Promise.reject(new PoolFullError(maxQueued));
+    }
+    return new Promise<TResult>((resolve, reject) => {
+      const pending: PendingTask<TTask, TResult> = { input, posted: false, resolve, reject };
+      const onAbort = (): void => {
+        const waiting = this.backlog.indexOf(pending);
+        if (waiting >= 0) {
+          this.backlog.splice(waiting, 1);
+          pending.reject(abortReason(signal));
+          return;
+        }
+        for (const slot of this.slots) if (slot.current === pending) this.cut(slot, abortReason(signal));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      pending.resolve = (value) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(value);
+      };
+      pending.reject = (err) => {
+        signal?.removeEventListener("abort", onAbort);
+        reject(err);
+      };
+      this.backlog.push(pending);
       this.dispatch();
     });
   }
@@ -219,7 +283,12 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
    */
   private cut(slot: Slot<TTask, TResult>, err: Error): void {
     const pending = slot.current;
-    if (!pending || !this.slots.delete(slot)) return;
+    if (!pending) return;
+    if (!pending.posted) {
+      this.release(slot, pending, err);
+      return;
+    }
+    if (!this.slots.delete(slot)) return;
     clearTimeout(slot.timer);
     const done = (async () => {
       await new Promise<void>((resolve) => {
@@ -240,28 +309,51 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
     void done.finally(() => this.cuts.delete(done));
   }
 
+  /** Ends a task its thread never received (still being prepared): the thread stays and takes the next task. */
+  private release(slot: Slot<TTask, TResult>, pending: PendingTask<TTask, TResult>, err: Error): void {
+    if (slot.current !== pending) return;
+    slot.current = undefined;
+    slot.worker.unref();
+    pending.reject(err);
+    this.dispatch();
+  }
+
   private dispatch(): void {
     for (const slot of this.slots) {
       if (slot.current || !slot.online) continue;
       const next = this.backlog.shift();
       if (!next) return;
       slot.current = next;
-      const timeout = this.options.taskTimeoutMs;
-      if (timeout) {
-        slot.timer = setTimeout(
-          () =>
-            this.cut(
-              slot,
-              new DocsiftError(
-                "timeout",
-                `Processing was still running after ${timeout / 1000} s, the time limit of a job, and was stopped.`,
-              ),
-            ),
-          timeout,
+      slot.worker.ref();
+      const { input } = next;
+      if (typeof input !== "function") this.post(slot, next, input);
+      else {
+        input().then(
+          (prepared) => this.post(slot, next, prepared),
+          (err: unknown) => this.release(slot, next, err instanceof Error ? err : new Error(String(err))),
         );
       }
-      slot.worker.ref();
-      slot.worker.postMessage(next.task, next.transfer);
     }
+  }
+
+  /** Hands the task to its thread, unless it was cancelled (or its thread lost) while being prepared. */
+  private post(slot: Slot<TTask, TResult>, pending: PendingTask<TTask, TResult>, prepared: PreparedTask<TTask>): void {
+    if (slot.current !== pending || !this.slots.has(slot)) return;
+    pending.posted = true;
+    const timeout = this.options.taskTimeoutMs;
+    if (timeout) {
+      slot.timer = setTimeout(
+        () =>
+          this.cut(
+            slot,
+            new DocsiftError(
+              "timeout",
+              `Processing was still running after ${timeout / 1000} s, the time limit of a job, and was stopped.`,
+            ),
+          ),
+        timeout,
+      );
+    }
+    slot.worker.postMessage(prepared.task, prepared.transfer ?? []);
   }
 }

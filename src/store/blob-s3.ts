@@ -3,11 +3,12 @@
  * AWS_REGION, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or any source of the SDK's default credential chain), and a
  * custom endpoint in S3_ENDPOINT or AWS_ENDPOINT_URL (MinIO, Ceph, s3rver...), which also turns on path-style
  * addressing (S3_FORCE_PATH_STYLE=true|false overrides). `put` resolves once S3 acknowledged the write, which S3
- * only does for durably stored objects.
+ * only does for durably stored objects, and an object appears whole or not at all: there are no partial writes to remove.
  */
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -71,6 +72,21 @@ export function s3BlobStore(url: string, config: S3ClientConfig = s3ConfigFromEn
     async delete(id) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(id) }));
     },
+    async *list() {
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        );
+        for (const object of page.Contents ?? []) {
+          const id = object.Key?.slice(prefix.length);
+          // Only our own keys: anything else under the prefix (another tool's, a deeper "folder") is left alone.
+          if (id && SAFE_ID.test(id) && object.LastModified) yield { id, storedAt: object.LastModified };
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+    removeTemporary: async () => 0,
     close: () => client.destroy(),
   };
 }

@@ -2,6 +2,7 @@
  * Chooses the store and blob store once at start-up: embedded (SQLite + files under the data directory) by default,
  * PostgreSQL when a database URL is given (blobs then in PostgreSQL, or in S3 when a blob URL says so).
  */
+import { chmod, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { fsBlobStore } from "./blob-fs.js";
@@ -27,9 +28,14 @@ export interface StorageOptions {
   onDatabaseError?: (err: Error) => void;
 }
 
-/** DATABASE_URL and BLOB_URL from the environment; empty values count as unset. */
-export function storageOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): StorageOptions {
-  return { databaseUrl: env.DATABASE_URL || undefined, blobUrl: env.BLOB_URL || undefined };
+/**
+ * The data directory, created owner-only (0700) whatever the umask: it holds the database, the documents and the
+ * signing keys. mkdir's mode passes through the umask, hence the chmod. A directory that exists keeps the mode its
+ * operator gave it.
+ */
+export async function ensureDataDir(dir: string): Promise<void> {
+  const created = await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (created !== undefined) await chmod(dir, 0o700);
 }
 
 export async function openStorage(dataDir: string, options: StorageOptions = {}): Promise<Storage> {
@@ -43,6 +49,7 @@ export async function openStorage(dataDir: string, options: StorageOptions = {})
   }
   if (options.blobUrl)
     throw new Error("BLOB_URL needs DATABASE_URL: the embedded mode keeps blobs in its data directory");
+  await ensureDataDir(dataDir);
   const store = await openSqliteStore(join(dataDir, "docsift.sqlite"));
   return { store, blobs: fsBlobStore(join(dataDir, "blobs")) };
 }

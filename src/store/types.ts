@@ -53,12 +53,16 @@ export interface FileRecord {
   size: number;
   /** Set on sub-documents of a split. */
   parentId: string | null;
+  /** The upload's `parentDocId`: the client's reference to another document, kept as given. */
+  parentDocId: string | null;
   error: ErrorBody | null;
   uploadedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
-  /** Processing attempts started so far; a crash mid-job counts as one. */
+  /** Processing attempts the file's own processing ended in failure (its thread crashed or threw). */
   attempts: number;
+  /** Jobs of the file cut by the end of their process (kill -9, crash): not the file's fault, counted apart. */
+  interruptions: number;
 }
 
 export interface FileWithResults {
@@ -67,7 +71,12 @@ export interface FileWithResults {
   results: Results | undefined;
 }
 
-export type NewFile = Omit<FileRecord, "status" | "error" | "startedAt" | "finishedAt" | "attempts"> & {
+export type NewFile = Omit<
+  FileRecord,
+  "status" | "error" | "startedAt" | "finishedAt" | "attempts" | "interruptions" | "parentDocId"
+> & {
+  /** The upload's parentDocId; default null. */
+  parentDocId?: string | null;
   /** Set on uploads sent with an Idempotency-Key. */
   idempotency?: UploadKey;
 };
@@ -77,6 +86,29 @@ export interface UploadKey {
   key: string;
   /** sha256 of the bytes and the normalised upload parameters (workflows/upload-fingerprint.ts). */
   contentHash: string;
+}
+
+/** Filters of a tenant's file list; newest first, after the cursor. */
+export interface FileQuery {
+  status: FileStatus | null;
+  /** One tag the file must carry. */
+  tag: string | null;
+  /** Uploaded at or after this ISO time. */
+  since: string | null;
+  after: FileCursor | null;
+  limit: number;
+}
+
+/** Position after the last file of a page, in the list order (uploadedAt desc, id desc). */
+export interface FileCursor {
+  uploadedAt: string;
+  id: string;
+}
+
+/** A file the retention sweep removes. */
+export interface ExpiredFile {
+  id: string;
+  tenantId: string;
 }
 
 /** The upload a client's Idempotency-Key names: enough to replay its receipt or refuse different content. */
@@ -125,10 +157,16 @@ export interface FileRepository {
   get(tenantId: string, id: string): Promise<FileRecord | undefined>;
   /** Unscoped read for the job runner, which acts on behalf of whichever tenant owns the file. */
   getForJob(id: string): Promise<FileRecord | undefined>;
-  /** RECEIVED -> IN PROGRESS (or IN PROGRESS again after a crash); counts the attempt and returns it. */
-  markStarted(id: string, at: string): Promise<number>;
-  /** Back to RECEIVED so it is picked up again (a worker crashed mid-job). */
+  /** RECEIVED -> IN PROGRESS (or IN PROGRESS again when resumed); counts nothing. */
+  markStarted(id: string, at: string): Promise<void>;
+  /** Back to RECEIVED so it is picked up again, counting nothing (the attempt was cut by a shutdown). */
   markRetry(id: string): Promise<void>;
+  /** Back to RECEIVED after an attempt the file's own processing failed; counts it and returns the count. */
+  markFailedAttempt(id: string): Promise<number>;
+  /** Counts a job found cut by the end of its process (still IN PROGRESS when resumed); returns the count. */
+  markInterrupted(id: string): Promise<number>;
+  /** Those of `ids` that have a file row (the orphan sweep keeps their blobs). */
+  existingIds(ids: readonly string[]): Promise<string[]>;
   /**
    * Writes the result and FINALISED in one transaction. The first result wins: a later call for the same file (a job
    * run twice) changes nothing, and `fail` leaves a FINALISED file alone.
@@ -139,6 +177,17 @@ export interface FileRepository {
   getWithResults(tenantId: string, id: string): Promise<FileWithResults | undefined>;
   /** RECEIVED and IN PROGRESS files, oldest first: the embedded queue's backlog after a restart. */
   listUnfinished(): Promise<string[]>;
+  /** A tenant's files, newest first; sub-documents of a split included. */
+  list(tenantId: string, query: FileQuery): Promise<FileRecord[]>;
+  /**
+   * Removes the tenant's file with its result and review tasks, and, for a split parent, its sub-documents with
+   * theirs, in one transaction. Returns the ids removed (for their blobs); empty when the tenant has no such file.
+   */
+  remove(tenantId: string, id: string): Promise<string[]>;
+  /** The sub-documents of these split parents of the tenant: each child's id with its parent's. */
+  listChildren(tenantId: string, parentIds: readonly string[]): Promise<Array<{ id: string; parentId: string }>>;
+  /** Files (not sub-documents: they go with their parent) uploaded before `before`, oldest first. */
+  listExpired(before: string, limit: number): Promise<ExpiredFile[]>;
 }
 
 /** A validation task's life: draft (createTask.submit false, outside the queue), open (in the queue), resolved. */
@@ -202,11 +251,34 @@ export interface TaskRepository {
   resolve(tenantId: string, id: string, resolution: TaskResolution): Promise<TaskRecord | undefined>;
 }
 
+/** A key of the JWT signing key set (auth/signing-key.ts). */
+export interface SigningKeyRecord {
+  kid: string;
+  /** The Ed25519 pair as JWK JSON text; the private one is secret. */
+  privateJwk: string;
+  publicJwk: string;
+  createdAt: string;
+  /** When a newer key replaced it; null for the current key. */
+  retiredAt: string | null;
+}
+
+export type NewSigningKey = Omit<SigningKeyRecord, "retiredAt">;
+
+export interface SigningKeyRepository {
+  /** The whole set, oldest first: the last one signs. */
+  list(): Promise<SigningKeyRecord[]>;
+  /** Adds the first key unless the set has one: of processes starting at once one adds its key; false for the rest. */
+  createFirst(key: NewSigningKey): Promise<boolean>;
+  /** Makes `key` the newest, retiring the keys still current at its createdAt, in one transaction. */
+  rotate(key: NewSigningKey): Promise<void>;
+}
+
 export interface Store {
   tenants: TenantRepository;
   clients: ClientRepository;
   files: FileRepository;
   tasks: TaskRepository;
+  signingKeys: SigningKeyRepository;
   close(): Promise<void>;
 }
 
@@ -215,4 +287,13 @@ export interface BlobStore {
   put(id: string, bytes: Uint8Array): Promise<void>;
   get(id: string): Promise<Buffer>;
   delete(id: string): Promise<void>;
+  /** Every stored blob with the time it was written (the orphan sweep's input), in no particular order. */
+  list(): AsyncIterable<StoredBlob>;
+  /** Removes what writes cut by a crash left behind (partial temporary files) older than `before`; returns how many. */
+  removeTemporary(before: Date): Promise<number>;
+}
+
+export interface StoredBlob {
+  id: string;
+  storedAt: Date;
 }

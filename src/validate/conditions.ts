@@ -12,6 +12,9 @@
  *   as a `draft`, kept out of the queue (list it with `status=draft`; it can still be resolved through the API).
  *   Either way the file stays IN PROGRESS until the task is resolved: the predictions broke the caller's own
  *   conditions, so finalising them unreviewed would defeat the point of asking for validation.
+ * - `einvoice-consistent` (our extension; `field` optional): breached by each `einvoice_mismatch` warning of the
+ *   result on a field of the validated field set (or on `field` alone when given), so a PDF whose page contradicts
+ *   its embedded invoice XML goes to review.
  * - `createTask.priority` (default 50): an integer 0..100, higher is more urgent; the queue lists the highest
  *   first, and oldest first among equals.
  */
@@ -19,7 +22,12 @@ import type { FieldType } from "../catalog/catalog.js";
 import { findFieldSet } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
 
-export const CONDITION_TYPES = ["field-confidence-range", "field-value-range", "field-present"] as const;
+export const CONDITION_TYPES = [
+  "field-confidence-range",
+  "field-value-range",
+  "field-present",
+  "einvoice-consistent",
+] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 
 /** A number, or an ISO date for date fields; null = no bound. */
@@ -28,7 +36,8 @@ export type Bound = number | string | null;
 export type Condition =
   | { type: "field-confidence-range"; field: string; min: number | null; max: number | null }
   | { type: "field-value-range"; field: string; min: Bound; max: Bound }
-  | { type: "field-present"; field: string };
+  | { type: "field-present"; field: string }
+  | { type: "einvoice-consistent"; field?: string };
 
 export interface ValidatePlan {
   fieldSet: string;
@@ -90,16 +99,22 @@ function parseCondition(raw: unknown, index: number, fieldSet: string, fieldType
     throw bad(`${at}: unknown condition type ${JSON.stringify(type)}; the types are ${CONDITION_TYPES.join(", ")}.`);
   }
   const where = `${at} (${type})`;
+  if (type === "einvoice-consistent" && field === undefined) {
+    const extra = Object.keys(raw).filter((k) => k !== "type");
+    if (extra.length > 0) throw bad(`${where}: unknown key(s) ${extra.join(", ")}.`);
+    return { type };
+  }
   if (typeof field !== "string" || field.trim() === "") throw bad(`${where}: "field" must name a field.`);
   const fieldType = fieldTypes.get(field);
   if (fieldType === undefined) {
     throw bad(`${where}: field "${field}" is not in field set "${fieldSet}"; GET /catalog lists its fields.`);
   }
-  const allowed = type === "field-present" ? ["type", "field"] : ["type", "field", "min", "max"];
+  const allowed =
+    type === "field-present" || type === "einvoice-consistent" ? ["type", "field"] : ["type", "field", "min", "max"];
   const extra = Object.keys(raw).filter((k) => !allowed.includes(k));
   if (extra.length > 0) throw bad(`${where} on "${field}": unknown key(s) ${extra.join(", ")}.`);
   const named = `${where} on "${field}"`;
-  if (type === "field-present") return { type, field };
+  if (type === "field-present" || type === "einvoice-consistent") return { type, field };
   if (type === "field-confidence-range") {
     const min = readBound(named, "min", raw.min, "confidence") as number | null;
     const max = readBound(named, "max", raw.max, "confidence") as number | null;

@@ -3,7 +3,7 @@
  * A null value breaches a value range (nothing to be inside it) and field-present; its confidence is still tested
  * as it stands.
  */
-import type { Field } from "../domain/result.js";
+import type { Field, ResultWarning } from "../domain/result.js";
 import type { Bound, Condition } from "./conditions.js";
 
 /** One broken condition: the condition as given and what the prediction held. */
@@ -26,7 +26,7 @@ function comparable(value: string, min: Bound, max: Bound): number | string | nu
   return value.trim() !== "" && Number.isFinite(n) ? n : null;
 }
 
-function breaks(condition: Condition, field: Field | undefined): boolean {
+function breaks(condition: Exclude<Condition, { type: "einvoice-consistent" }>, field: Field | undefined): boolean {
   const value = field?.value ?? null;
   switch (condition.type) {
     case "field-present":
@@ -43,9 +43,24 @@ function breaks(condition: Condition, field: Field | undefined): boolean {
   }
 }
 
-export function evaluateConditions(conditions: readonly Condition[], fields: readonly Field[]): Breach[] {
+/**
+ * `warnings` are the result's: an `einvoice-consistent` condition breaks once per `einvoice_mismatch` on one of
+ * `fields` (its own field only, when it names one).
+ */
+export function evaluateConditions(
+  conditions: readonly Condition[],
+  fields: readonly Field[],
+  warnings: readonly ResultWarning[] = [],
+): Breach[] {
   const byName = new Map(fields.map((f) => [f.name, f]));
-  return conditions.flatMap((condition) => {
+  return conditions.flatMap((condition): Breach[] => {
+    if (condition.type === "einvoice-consistent") {
+      return warnings.flatMap((w) => {
+        const field = w.field === undefined ? undefined : byName.get(w.field);
+        if (w.code !== "einvoice_mismatch" || !field || (condition.field && condition.field !== field.name)) return [];
+        return [{ field: field.name, condition, value: field.value, confidence: field.confidence }];
+      });
+    }
     const field = byName.get(condition.field);
     if (!breaks(condition, field)) return [];
     return [{ field: condition.field, condition, value: field?.value ?? null, confidence: field?.confidence ?? null }];

@@ -1,6 +1,7 @@
 /** What the main thread asks a processing thread to do, and what comes back. Plain, structured-clone-able data. */
 import type { Selection } from "../catalog/lookup.js";
-import type { Field } from "../domain/result.js";
+import type { DocumentType } from "../document/model.js";
+import type { Field, ResultWarning } from "../domain/result.js";
 import type { WorkerPool } from "../queue/worker-pool.js";
 
 export type ProcessingTask =
@@ -12,9 +13,11 @@ export type ProcessingTask =
       /** Pages of this file processed at once: cores / pool size, so the pool as a whole does not oversubscribe. */
       pageConcurrency: number;
     }
-  | { kind: "render"; bytes: Uint8Array; pageNum: number }
+  | { kind: "render"; bytes: Uint8Array; pageNum: number; dpi?: number }
   /** Split: ingest, find the sub-documents, cut each out (a PDF of its pages, or the image itself). */
-  | { kind: "split"; bytes: Uint8Array; pageConcurrency: number };
+  | { kind: "split"; bytes: Uint8Array; pageConcurrency: number }
+  /** The upload-time checks (type, size, page count, bombs), run by the API's own small inspect pool. */
+  | { kind: "inspect"; bytes: Uint8Array };
 
 /** One sub-document found by a split: its pages in the parent (1-based) and its own file. */
 export interface SplitChild {
@@ -24,9 +27,10 @@ export interface SplitChild {
 }
 
 export type ProcessingResult =
-  | { kind: "predict"; fields: Field[] }
+  | { kind: "predict"; fields: Field[]; warnings: ResultWarning[] }
   | { kind: "render"; png: Uint8Array }
-  | { kind: "split"; children: SplitChild[] };
+  | { kind: "split"; children: SplitChild[] }
+  | { kind: "inspect"; type: DocumentType; pageCount: number };
 
 /** Progress of one page of ingest, for the pages and OCR-seconds metrics. */
 export interface PageEvent {
@@ -56,6 +60,26 @@ export function processingLimits(env: NodeJS.ProcessEnv): { taskTimeoutMs: numbe
   return {
     taskTimeoutMs: positiveNumber(env.DOCSIFT_JOB_TIMEOUT_MS, DEFAULT_JOB_TIMEOUT_MS, "DOCSIFT_JOB_TIMEOUT_MS"),
     maxHeapMb: positiveNumber(env.DOCSIFT_JOB_MEMORY_MB, DEFAULT_JOB_HEAP_MB, "DOCSIFT_JOB_MEMORY_MB"),
+  };
+}
+
+const DEFAULT_INSPECT_TIMEOUT_MS = 20_000;
+const DEFAULT_INSPECT_HEAP_MB = 256;
+
+/**
+ * Limits of one upload inspection, from the environment: `DOCSIFT_INSPECT_TIMEOUT_MS` (default 20 s; an honest
+ * 20 MB PDF is inspected in well under a second, a file still being parsed after 20 s is a parser attack) and
+ * `DOCSIFT_INSPECT_MEMORY_MB`, the V8 heap of an inspect thread (default 256: inspection reads the object
+ * structure, never a page's content). Spread into the inspect pool's options.
+ */
+export function inspectLimits(env: NodeJS.ProcessEnv): { taskTimeoutMs: number; maxHeapMb: number } {
+  return {
+    taskTimeoutMs: positiveNumber(
+      env.DOCSIFT_INSPECT_TIMEOUT_MS,
+      DEFAULT_INSPECT_TIMEOUT_MS,
+      "DOCSIFT_INSPECT_TIMEOUT_MS",
+    ),
+    maxHeapMb: positiveNumber(env.DOCSIFT_INSPECT_MEMORY_MB, DEFAULT_INSPECT_HEAP_MB, "DOCSIFT_INSPECT_MEMORY_MB"),
   };
 }
 

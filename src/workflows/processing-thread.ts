@@ -1,5 +1,6 @@
 /**
- * Body of a processing thread: ingest + extract (and page rendering) off the main event loop. Errors travel back as
+ * Body of a processing thread: ingest + extract (and page rendering, and the upload-time inspection) off the main
+ * event loop. Errors travel back as
  * `{code, message}`; a DocsiftError keeps its code, anything else is reported without internals. The OCR processes
  * a task starts are reported to the pool as they start and end, and POOL_ABORT stops the task in flight (its OCR
  * processes are killed by ingest) so the pool can cut a job without leaving a process behind.
@@ -7,10 +8,13 @@
 import { parentPort } from "node:worker_threads";
 import { resolveFields } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
+import { applyEInvoice } from "../einvoice/index.js";
 import { extract } from "../extract/index.js";
-import { ingest, onChildProcess, renderPage } from "../ingest/index.js";
+import { ingest, inspect, onChildProcess, renderPage } from "../ingest/index.js";
+import { readPdfAttachments } from "../ingest/pdf-attachments.js";
 import { POOL_ABORT, type WorkerReply } from "../queue/worker-pool.js";
 import { detectDocuments, slicePdf } from "../split/index.js";
+import { withRawText } from "./field-detail.js";
 import type { PageEvent, ProcessingResult, ProcessingTask, SplitChild } from "./processing-tasks.js";
 
 type Reply = WorkerReply<ProcessingResult, PageEvent>;
@@ -20,8 +24,9 @@ async function perform(
   post: (reply: Reply) => void,
   signal: AbortSignal,
 ): Promise<ProcessingResult> {
+  if (task.kind === "inspect") return { kind: "inspect", ...(await inspect(task.bytes)) };
   if (task.kind === "render") {
-    const png = await renderPage(task.bytes, task.pageNum);
+    const png = await renderPage(task.bytes, task.pageNum, { dpi: task.dpi });
     return { kind: "render", png: new Uint8Array(png) };
   }
   const options = {
@@ -41,7 +46,10 @@ async function perform(
   }
   const fields = resolveFields(task.selection);
   const document = await ingest(task.bytes, options);
-  return { kind: "predict", fields: extract(document, fields, { locale: task.locale ?? undefined }) };
+  const locale = task.locale ?? undefined;
+  const attachments = document.type === "pdf" ? await readPdfAttachments(task.bytes) : [];
+  const extracted = applyEInvoice(document, attachments, extract(document, fields, { locale }), { locale });
+  return { kind: "predict", ...extracted, fields: withRawText(document, extracted.fields) };
 }
 
 const port = parentPort;

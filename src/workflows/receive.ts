@@ -1,7 +1,9 @@
 /**
  * Step 1 of the flow of one upload: check the bytes, store blob and row durably, queue the job, and only then hand
- * back the receipt. Bad input throws before anything is written; a storage failure on the way (disk full, database
- * busy or restarting) answers 503 `unavailable` and leaves no row that could become a job nobody holds a receipt for.
+ * back the receipt. The bytes are checked in the API's inspect pool, never on its event loop: a parser attack costs
+ * one inspect thread up to its time and heap limit, and the upload is refused with a 4xx. Bad input throws before
+ * anything is written; a storage failure on the way (disk full, database busy or restarting) answers 503
+ * `unavailable` and leaves no row that could become a job nobody holds a receipt for.
  *
  * With an Idempotency-Key, an upload the client already made with that key (and the same content) is answered with
  * its original receipt and nothing is stored or queued again; the same key with other content is 409. Two requests
@@ -11,12 +13,13 @@
 import { randomUUID } from "node:crypto";
 import type { Principal } from "../auth/tokens.js";
 import type { Selection } from "../catalog/lookup.js";
+import type { DocumentType } from "../document/model.js";
 import { DocsiftError } from "../domain/errors.js";
 import type { UploadReceipt } from "../domain/result.js";
-import { inspect } from "../ingest/index.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { unavailableFor } from "../store/transient-errors.js";
 import type { BlobStore, KeyedUpload, Store, UploadKey, WorkflowId } from "../store/types.js";
+import type { ProcessingPool } from "./processing-tasks.js";
 import { keyExpired, uploadFingerprint } from "./upload-fingerprint.js";
 
 export interface UploadRequest {
@@ -27,6 +30,8 @@ export interface UploadRequest {
   options: Record<string, unknown> | null;
   locale: string | null;
   tags: string | null;
+  /** The client's reference to another document (form field parentDocId), stored as given. */
+  parentDocId: string | null;
   /** The Idempotency-Key header (checked by the route), or null. */
   idempotencyKey: string | null;
 }
@@ -41,6 +46,8 @@ export interface ReceiveDeps {
   store: Store;
   blobs: BlobStore;
   queue: JobQueue;
+  /** The small pool that runs upload inspections (not the extraction pool: uploads must not wait behind OCR). */
+  inspectPool: ProcessingPool;
 }
 
 const NOT_STORED = "The upload was not stored.";
@@ -50,7 +57,7 @@ export async function receiveUpload(deps: ReceiveDeps, who: Principal, upload: U
     upload.idempotencyKey === null ? undefined : { key: upload.idempotencyKey, contentHash: uploadFingerprint(upload) };
   const earlier = key && (await earlierUpload(deps, who, key));
   if (earlier) return { receipt: earlier, replayed: true };
-  const { type, pageCount } = await inspect(upload.bytes);
+  const { type, pageCount } = await inspectOffThread(deps.inspectPool, upload.bytes);
   const fileId = randomUUID();
   const uploadedAt = new Date().toISOString();
   // Blob first: a crash between the two leaves an orphan blob, never a row without its bytes.
@@ -70,6 +77,7 @@ export async function receiveUpload(deps: ReceiveDeps, who: Principal, upload: U
       pageCount,
       size: upload.bytes.byteLength,
       parentId: null,
+      parentDocId: upload.parentDocId,
       uploadedAt,
       idempotency: key,
     })
@@ -77,6 +85,42 @@ export async function receiveUpload(deps: ReceiveDeps, who: Principal, upload: U
   if (!inserted && key) return { receipt: await concurrentUpload(deps, who, key, fileId), replayed: true };
   await deps.queue.enqueue(fileId).catch((err: unknown) => withdraw(deps, fileId, err));
   return { receipt: { fileId, uploadedAt, status: "RECEIVED" }, replayed: false };
+}
+
+/**
+ * Runs the upload-time inspection in the inspect pool, on a copy (the bytes are stored afterwards, and a transfer
+ * would detach them). A thread cut at the inspection time limit answers 422 `corrupt_file`, one over its heap limit
+ * 413 `file_too_large`, one that died or failed untyped 422 `corrupt_file`: each is the file's doing, so a 4xx,
+ * never a 5xx.
+ */
+async function inspectOffThread(
+  pool: ProcessingPool,
+  bytes: Uint8Array,
+): Promise<{ type: DocumentType; pageCount: number }> {
+  const copy = new Uint8Array(bytes);
+  const result = await pool.run({ kind: "inspect", bytes: copy }, [copy.buffer]).catch((err: unknown) => {
+    throw inspectionError(err);
+  });
+  if (result.kind !== "inspect") throw new Error(`inspect task answered with a ${result.kind} result`);
+  return { type: result.type, pageCount: result.pageCount };
+}
+
+function inspectionError(err: unknown): unknown {
+  // A thread that died, or anything untyped: pdf.js or a decoder meeting what it cannot read, the file's doing.
+  if (!(err instanceof DocsiftError))
+    return new DocsiftError("corrupt_file", "The file could not be read.", { cause: err });
+  if (err.code === "timeout")
+    return new DocsiftError("corrupt_file", "The file could not be checked in reasonable time; it is not read.", {
+      cause: err,
+    });
+  // The pool's heap limit; inspection itself never answers unusable_document.
+  if (err.code === "unusable_document")
+    return new DocsiftError(
+      "file_too_large",
+      "Checking the file needed more memory than an upload check may use; it is not read.",
+      { cause: err },
+    );
+  return err;
 }
 
 /**

@@ -43,22 +43,29 @@ export async function storeChildren(
     if (!(await deps.store.files.getForJob(id))) {
       // Blob first, as for an upload: a crash between the two leaves an orphan blob, never a row without bytes.
       await deps.blobs.put(id, child.bytes);
-      await deps.store.files.insert({
-        id,
-        tenantId: parent.tenantId,
-        clientId: parent.clientId,
-        workflow: plan.childWorkflow,
-        options: plan.childOptions ?? null,
-        selection: plan.childSelection,
-        locale: parent.locale,
-        tags: parent.tags,
-        fileName: childName(parent, index, child.type),
-        type: child.type,
-        pageCount: child.pages.length,
-        size: child.bytes.byteLength,
-        parentId: parent.id,
-        uploadedAt: new Date().toISOString(),
-      });
+      // The insert fails when the parent was deleted meanwhile (its foreign key): the blob must not outlive it.
+      const dropBlob = async (err: unknown): Promise<never> => {
+        if (!(await deps.store.files.getForJob(parent.id))) await deps.blobs.delete(id).catch(() => undefined);
+        throw err;
+      };
+      await deps.store.files
+        .insert({
+          id,
+          tenantId: parent.tenantId,
+          clientId: parent.clientId,
+          workflow: plan.childWorkflow,
+          options: plan.childOptions ?? null,
+          selection: plan.childSelection,
+          locale: parent.locale,
+          tags: parent.tags,
+          fileName: childName(parent, index, child.type),
+          type: child.type,
+          pageCount: child.pages.length,
+          size: child.bytes.byteLength,
+          parentId: parent.id,
+          uploadedAt: new Date().toISOString(),
+        })
+        .catch(dropBlob);
     }
     await enqueue(id);
     const from = child.pages[0] ?? 1;

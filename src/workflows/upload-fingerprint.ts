@@ -29,6 +29,7 @@ export function uploadFingerprint(upload: Omit<UploadRequest, "idempotencyKey">)
     options: upload.options,
     locale: upload.locale,
     tags: upload.tags,
+    parentDocId: upload.parentDocId ?? undefined,
     fileName: upload.fileName,
   });
   const bytes = createHash("sha256").update(upload.bytes).digest("hex");

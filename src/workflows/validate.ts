@@ -19,7 +19,7 @@ export async function validatePredictions(store: Store, file: FileRecord, predic
   const plan = storedValidatePlan(file.options);
   const names = new Set(findFieldSet(plan.fieldSet)?.fields.map((f) => f.name) ?? []);
   const fields = predicted.fields.filter(isField).filter((f) => names.has(f.name));
-  const breaches = evaluateConditions(plan.conditions, fields);
+  const breaches = evaluateConditions(plan.conditions, fields, predicted.warnings);
   if (breaches.length === 0) return predicted;
   // A re-run job (crash after the insert) finds the task already there: the insert is then a no-op.
   await store.tasks.create({

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { deflateSync } from "node:zlib";
+import { createDeflate, deflateSync } from "node:zlib";
 import fc from "fast-check";
 import sharp from "sharp";
 import { pngDeclaring } from "./pdf-fixtures.js";
@@ -216,6 +216,200 @@ export function pdfWithSelfReferences(): Buffer {
   ]);
 }
 
+const paddedDeflates = new Map<string, Promise<Buffer>>();
+
+/**
+ * `prefix` followed by `mb` MiB of spaces, deflated as a stream (1 GiB of spaces is about 1 MB; nothing of that
+ * size is held). Memoised: the hostile family shares its payloads.
+ */
+export function deflatedPadding(prefix: string, mb: number): Promise<Buffer> {
+  const key = `${mb}:${prefix}`;
+  const cached = paddedDeflates.get(key);
+  if (cached) return cached;
+  const made = (async () => {
+    const deflate = createDeflate({ level: 9 });
+    const out: Buffer[] = [];
+    deflate.on("data", (chunk: Buffer) => out.push(chunk));
+    const ended = new Promise((resolve) => deflate.once("end", resolve));
+    deflate.write(Buffer.from(prefix, "latin1"));
+    const spaces = Buffer.alloc(1024 * 1024, 0x20);
+    for (let i = 0; i < mb; i++) {
+      if (!deflate.write(spaces)) await new Promise((resolve) => deflate.once("drain", resolve));
+    }
+    deflate.end();
+    await ended;
+    return Buffer.concat(out);
+  })();
+  paddedDeflates.set(key, made);
+  return made;
+}
+
+/**
+ * A PDF 1.5 whose Catalog lives in a Flate object stream padded with `mb` MiB of spaces, the object stream's
+ * dictionary also saying `claim` (e.g. `/Subtype /Image`, a key pdf.js ignores there), found through an xref stream.
+ */
+export async function pdfWithCatalogInObjectStream(mb: number, claim: string): Promise<Buffer> {
+  const header = "1 0 ";
+  const data = await deflatedPadding(`${header}<< /Type /Catalog /Pages 2 0 R >>\n`, mb);
+  return withObjectStream(`/Type /ObjStm /N 1 /First ${header.length} /Filter /FlateDecode ${claim}`, data);
+}
+
+/**
+ * A PDF 1.5 whose Catalog is the first of `count` objects of one Flate object stream (the rest are `0`): a few MB
+ * that decode to far less than the expansion bound, but pdf.js parses every object of the stream to fetch the
+ * Catalog, a parser attack on time and heap that no size check sees.
+ */
+export function pdfWithHugeObjectStream(count: number): Buffer {
+  const catalog = "<< /Type /Catalog /Pages 2 0 R >> ";
+  const numbers = [`1 0`];
+  for (let i = 1; i < count; i++) numbers.push(`${i + 5} ${catalog.length + (i - 1) * 2}`);
+  const header = `${numbers.join(" ")}\n`;
+  const body = `${catalog}${"0 ".repeat(count - 1)}`;
+  const data = deflateSync(Buffer.from(header + body, "latin1"), { level: 9 });
+  return withObjectStream(`/Type /ObjStm /N ${count} /First ${header.length} /Filter /FlateDecode`, data);
+}
+
+/** Pages (2), a page (3), the object stream `objStm` (4) holding object 1 (the Catalog), and an xref stream (5). */
+function withObjectStream(objStmDict: string, objStmData: Buffer): Buffer {
+  const bodies = [
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+    stream(objStmDict, objStmData),
+  ];
+  const parts: Buffer[] = [Buffer.from("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "latin1")];
+  const offsets: number[] = [];
+  let length = parts[0]?.length ?? 0;
+  bodies.forEach((body, i) => {
+    offsets.push(length);
+    const part = Buffer.concat([
+      Buffer.from(`${i + 2} 0 obj\n`, "latin1"),
+      Buffer.from(body),
+      Buffer.from("\nendobj\n"),
+    ]);
+    parts.push(part);
+    length += part.length;
+  });
+  // Rows of /W [1 4 2]: type, offset (or object stream number), generation (or index in the object stream).
+  const row = (type: number, field: number, index: number): Buffer => {
+    const bytes = Buffer.alloc(7);
+    bytes.writeUInt8(type, 0);
+    bytes.writeUInt32BE(field, 1);
+    bytes.writeUInt16BE(index, 5);
+    return bytes;
+  };
+  const rows = Buffer.concat([
+    row(0, 0, 65535),
+    row(2, 4, 0),
+    ...offsets.map((offset) => row(1, offset, 0)),
+    row(1, length, 0),
+  ]);
+  parts.push(Buffer.from("5 0 obj\n", "latin1"));
+  parts.push(stream("/Type /XRef /Size 6 /W [1 4 2] /Root 1 0 R", rows));
+  parts.push(Buffer.from(`\nendobj\nstartxref\n${length}\n%%EOF\n`, "latin1"));
+  return Buffer.concat(parts);
+}
+
+/** ASCII85 of `data`, with its `~>` end. */
+export function ascii85(data: Uint8Array): string {
+  let out = "";
+  for (let at = 0; at < data.length; at += 4) {
+    const group = data.subarray(at, at + 4);
+    const value = [0, 1, 2, 3].reduce((v, i) => v * 256 + (group[i] ?? 0), 0);
+    if (value === 0 && group.length === 4) {
+      out += "z";
+      continue;
+    }
+    const digits = [4, 3, 2, 1, 0].map((p) => String.fromCharCode(33 + (Math.floor(value / 85 ** p) % 85)));
+    out += digits.slice(0, group.length + 1).join("");
+  }
+  return `${out}~>`;
+}
+
+/**
+ * LZW (PDF's, EarlyChange 1) of `bytes` zero bytes: the codes for ever longer runs of zeros until the table is
+ * full, then its longest run (3,839 zeros in 12 bits) again and again, about 2,500:1.
+ */
+export function lzwZeros(bytes: number): Buffer {
+  const codes = [256, 0];
+  let next = 258;
+  let produced = 1;
+  while (produced < bytes) {
+    const code = Math.min(next, 4095);
+    produced += code - 256;
+    codes.push(code);
+    if (next < 4096) next++;
+  }
+  codes.push(257);
+  // Width as the decoder sees it: it grows once the table, one code early, reaches the next power of two.
+  const bits: number[] = [];
+  let width = 9;
+  let table = 258;
+  codes.forEach((code, i) => {
+    for (let b = width - 1; b >= 0; b--) bits.push((code >> b) & 1);
+    if (code === 256) {
+      width = 9;
+      table = 258;
+    } else if (i > 1 && table < 4096) {
+      table++;
+      if (table + 1 >= 1 << width && width < 12) width++;
+    }
+  });
+  const out = Buffer.alloc(Math.ceil(bits.length / 8));
+  bits.forEach((bit, i) => {
+    if (bit) out[i >> 3] = (out[i >> 3] ?? 0) | (0x80 >> (i & 7));
+  });
+  return out;
+}
+
+/** RunLength data repeating a space `bytes` times: 2 bytes per 128, the format's best (64:1). */
+export function runLengthSpaces(bytes: number): Buffer {
+  const runs = Math.ceil(bytes / 128);
+  const out = Buffer.alloc(runs * 2 + 1);
+  for (let i = 0; i < runs; i++) {
+    out[i * 2] = 129;
+    out[i * 2 + 1] = 0x20;
+  }
+  out[runs * 2] = 128;
+  return out;
+}
+
+/** Ways of hiding a content-stream bomb from a scan of the dictionaries, each named for its trick. */
+export type ContentBombKind =
+  | "flate-subtype-image"
+  | "hex-flate"
+  | "a85-flate"
+  | "lzw"
+  | "runlength"
+  | "hex-flate-obj-in-dict"
+  | "hex-flate-escaped-key"
+  | "hex-flate-indirect-filter";
+
+/** A page whose content stream expands to about `mb` MiB through the filters `kind` names. */
+export async function pdfWithHiddenContentBomb(kind: ContentBombKind, mb: number): Promise<Buffer> {
+  const flate = (): Promise<Buffer> => deflatedPadding("BT /F1 12 Tf 60 760 Td (padded) Tj ET\n", mb);
+  const hex = async (): Promise<string> => `${(await flate()).toString("hex")}>`;
+  const page = (dict: string, data: Buffer | string, more: readonly PdfObject[] = []): Buffer =>
+    onePage("/MediaBox [0 0 595 842]", stream(dict, data), more);
+  switch (kind) {
+    case "flate-subtype-image":
+      return page("/Filter /FlateDecode /Subtype /Image", await flate());
+    case "hex-flate":
+      return page("/Filter [/ASCIIHexDecode /FlateDecode]", await hex());
+    case "a85-flate":
+      return page("/Filter [/ASCII85Decode /FlateDecode]", ascii85(await flate()));
+    case "lzw":
+      return page("/Filter /LZWDecode", lzwZeros(mb * 1024 * 1024));
+    case "runlength":
+      return page("/Filter /RunLengthDecode", runLengthSpaces(mb * 1024 * 1024));
+    case "hex-flate-obj-in-dict":
+      return page("/Filter [/AHx /Fl] /Note (see 9 0 obj) /Subtype /Image", await hex());
+    case "hex-flate-escaped-key":
+      return page("/Fil#74er [/ASCIIHexDecode /Fl#61teDecode] /Subtype /Image", await hex());
+    case "hex-flate-indirect-filter":
+      return page("/Filter 6 0 R", await hex(), ["[/ASCIIHexDecode /FlateDecode]"]);
+  }
+}
+
 /** A JPEG header (SOF0) declaring `width` x `height` with no scan data behind it. */
 export function jpegDeclaring(width: number, height: number): Buffer {
   const sof = Buffer.from([
@@ -284,6 +478,44 @@ export async function hostileFiles(): Promise<HostileFile[]> {
     { name: "pdf-content-bomb-1gib", bytes: pdfWithContentBomb(1024), expect: { refused: "file_too_large" } },
     { name: "pdf-image-bomb-100000x100000", bytes: pdfWithImageBomb(100_000, 100_000), expect: "accepted" },
     { name: "pdf-operator-flood-200k", bytes: pdfWithOperatorFlood(200_000), expect: "accepted" },
+    {
+      name: "pdf-objstm-3m-objects",
+      bytes: pdfWithHugeObjectStream(3_000_000),
+      expect: { refused: "file_too_large" },
+    },
+    ...(await streamBombFamily()),
+  ];
+}
+
+/**
+ * The family of issue #22: 1 GiB (RunLength, at its 64:1, 384 MiB) behind a dictionary that misleads a scan, each
+ * refused at upload as a decompression bomb.
+ */
+export async function streamBombFamily(): Promise<HostileFile[]> {
+  const refused = { refused: "file_too_large" };
+  const kinds: ContentBombKind[] = [
+    "flate-subtype-image",
+    "hex-flate",
+    "a85-flate",
+    "lzw",
+    "hex-flate-obj-in-dict",
+    "hex-flate-escaped-key",
+    "hex-flate-indirect-filter",
+  ];
+  return [
+    {
+      name: "pdf-objstm-catalog-subtype-image-1gib",
+      bytes: await pdfWithCatalogInObjectStream(1024, "/Subtype /Image"),
+      expect: refused,
+    },
+    ...(await Promise.all(
+      kinds.map(async (kind) => ({
+        name: `pdf-content-${kind}-1gib`,
+        bytes: await pdfWithHiddenContentBomb(kind, 1024),
+        expect: refused,
+      })),
+    )),
+    { name: "pdf-content-runlength-384mib", bytes: await pdfWithHiddenContentBomb("runlength", 384), expect: refused },
   ];
 }
 

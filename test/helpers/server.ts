@@ -52,6 +52,8 @@ export interface TestServerOptions {
   maxQueue?: number;
   /** false: API only, no job ever runs (postgres backend only, like `serve --no-worker`). */
   runJobs?: boolean;
+  /** Delete files older than this many days in the background; default never. */
+  retentionDays?: number;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -72,6 +74,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     rateLimits: options.rateLimits,
     maxQueue: options.maxQueue,
     runJobs: options.runJobs,
+    retentionDays: options.retentionDays,
   }).catch(async (err: unknown) => {
     // A server that never started leaves no schema behind (a reused one belongs to the caller).
     if (!options.schema) await schema?.drop();

@@ -3,14 +3,13 @@
  * (with Retry-After), 429, or drops the connection when told to, and forwards everything else unchanged.
  */
 import assert from "node:assert/strict";
-import { rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { DocsiftApiError, DocsiftClient } from "../../src/client/index.js";
 import { backoffDelay, DEFAULT_RETRY_POLICY, nextDelay, parseRetryAfter } from "../../src/client/retry.js";
 import { invoicePdf, startTestServer, type TestServer } from "../helpers/server.js";
+import { retireSigningKeysLongAgo } from "../helpers/signing-keys.js";
 
 interface Seen {
   method: string;
@@ -196,9 +195,10 @@ describe("token renewal on 401", () => {
     const client = sdk();
     await client.catalog();
     const before = await client.accessToken();
-    // Restart the server on the same data dir with a new signing key: every token it issued is now unknown.
+    // A new signing key, the old one retired long ago, and a restart on the same data dir: every token the server
+    // issued is now refused.
+    await retireSigningKeysLongAgo(server);
     await server.stop(true);
-    await rm(join(server.dataDir, "jwt-key.json"));
     server = await startTestServer({ workers: 1, dataDir: server.dataDir });
     proxy.upstream = server.url;
     proxy.seen = [];

@@ -43,9 +43,9 @@ describe("docsift ocr", () => {
     assert.equal(JSON.parse(out.stderr.trim()).error, "unsupported_type");
   });
 
-  it("refuses an unknown engine", () => {
+  it("refuses an unknown engine with a usage error naming it", () => {
     const out = docsift("ocr", "x.pdf", "--engine", "magic");
-    assert.equal(out.status, 1);
-    assert.equal(JSON.parse(out.stderr.trim()).error, "bad_request");
+    assert.equal(out.status, 2);
+    assert.match(out.stderr, /--engine must be tesseract-cli or tesseract-js, not "magic"/);
   });
 });

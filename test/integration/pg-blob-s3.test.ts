@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { parseS3Url, s3BlobStore, s3ConfigFromEnv } from "../../src/store/blob-s3.js";
 import { invoicePdf, requestJson, startTestServer, upload, uploadForm } from "../helpers/server.js";
@@ -76,6 +76,31 @@ test("the S3 blob store writes, reads back, reports a missing key as ENOENT and 
     await assert.rejects(blobs.get("../etc/passwd"), /invalid blob id/);
   } finally {
     blobs.close();
+  }
+});
+
+test("the S3 blob store lists its own blobs (for the orphan sweep), not other keys under or beside its prefix", async () => {
+  const blobs = s3BlobStore(`s3://${BUCKET}/listed`);
+  const beside = s3BlobStore(`s3://${BUCKET}/beside`);
+  const before = Date.now() - 60_000;
+  try {
+    const ids = ["0a1b2c3d-0000-4000-8000-000000000001", "0a1b2c3d-0000-4000-8000-000000000002"];
+    for (const id of ids) await blobs.put(id, new Uint8Array([1]));
+    await beside.put("0a1b2c3d-0000-4000-8000-000000000003", new Uint8Array([1]));
+    const client = new S3Client(s3ConfigFromEnv());
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: "listed/notes/readme.txt", Body: "x" }));
+    client.destroy();
+    const listed = [];
+    for await (const blob of blobs.list()) listed.push(blob);
+    assert.deepEqual(listed.map((b) => b.id).sort(), ids);
+    assert.ok(
+      listed.every((b) => b.storedAt.getTime() > before),
+      JSON.stringify(listed),
+    );
+    assert.equal(await blobs.removeTemporary(new Date()), 0, "S3 writes are whole or absent");
+  } finally {
+    blobs.close();
+    beside.close();
   }
 });
 

@@ -1,14 +1,17 @@
 /**
  * The PostgreSQL queue and completion channel on the machine's server, in a fresh schema: completion signals cross
- * connections (and survive a dropped LISTEN session), a file enqueued twice runs once at a time, and a job that keeps
- * failing is retried, then dead-lettered and its file marked FAILED.
+ * connections (and survive a dropped LISTEN session), a file enqueued twice runs once at a time, a job that keeps
+ * failing is retried, then dead-lettered and its file marked FAILED, and a job dead-lettered for deliveries that were
+ * not the file's fault (its process killed, shut down) is queued again and finishes.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { sql } from "kysely";
-import { startPgCompletion } from "../../src/queue/pg-completion.js";
-import { pgQueueSettingsFromEnv, startPgQueue } from "../../src/queue/pg-queue.js";
+import { MAX_ATTEMPTS } from "../../src/domain/attempts.js";
+import type { JobHandler } from "../../src/queue/job-queue.js";
+import { type PgCompletion, startPgCompletion } from "../../src/queue/pg-completion.js";
+import { type PgQueue, pgQueueSettingsFromEnv, startPgQueue } from "../../src/queue/pg-queue.js";
 import { openStorage, type Storage } from "../../src/store/open.js";
 import { createTestSchema, type TestSchema } from "../helpers/pg-schema.js";
 
@@ -87,12 +90,10 @@ test("a completion notified on one connection wakes a waiter on another, also af
   }
 });
 
-test("one job per file at a time; a job that keeps failing is retried, dead-lettered and its file FAILED", async () => {
+/** A queue that dead-letters a job after its first retry, with `handler` as the job runner. */
+async function startQueue(handler: JobHandler): Promise<{ queue: PgQueue; completion: PgCompletion }> {
   const db = storage.postgres!.db;
   const completion = await startPgCompletion({ url: schema.url, db, onError });
-  const calls: string[] = [];
-  let running = 0;
-  let maxRunning = 0;
   const queue = await startPgQueue({
     url: schema.url,
     settings: {
@@ -103,21 +104,24 @@ test("one job per file at a time; a job that keeps failing is retried, dead-lett
     },
     completion,
     onError,
-    worker: {
-      // Like a processing thread that crashes on every attempt.
-      handler: async (fileId) => {
-        calls.push(fileId);
-        running++;
-        maxRunning = Math.max(maxRunning, running);
-        await new Promise((r) => setTimeout(r, 300));
-        running--;
-        return "retry";
-      },
-      concurrency: 2,
-      store: storage.store,
-      db,
-      onDeadLetter: () => undefined,
-    },
+    worker: { handler, concurrency: 2, store: storage.store, db, onDeadLetter: () => undefined },
+  });
+  return { queue, completion };
+}
+
+test("one job per file at a time; a job that keeps failing is retried, dead-lettered and its file FAILED", async () => {
+  const calls: string[] = [];
+  let running = 0;
+  let maxRunning = 0;
+  const { queue, completion } = await startQueue(async (fileId) => {
+    // Like a runner whose processing thread crashes on every attempt: the file's own failure, counted.
+    calls.push(fileId);
+    running++;
+    maxRunning = Math.max(maxRunning, running);
+    await storage.store.files.markFailedAttempt(fileId);
+    await new Promise((r) => setTimeout(r, 300));
+    running--;
+    return "retry";
   });
   try {
     const fileId = await newFile();
@@ -132,8 +136,35 @@ test("one job per file at a time; a job that keeps failing is retried, dead-lett
     assert.equal(file?.status, "FAILED");
     assert.equal(file?.error?.error, "internal");
     assert.equal(maxRunning, 1, "never two deliveries of one file at once");
-    // Each job: its first delivery and one retry. At most two jobs existed (one queued, one running).
-    assert.ok(calls.length >= 2 && calls.length <= 4, `deliveries: ${calls.length}`);
+    // Dead-lettered with attempts to spare, the file was queued again until its failed attempts reached the bound.
+    assert.ok(calls.length >= MAX_ATTEMPTS, `deliveries: ${calls.length}`);
+  } finally {
+    await queue.drain();
+    await completion.close();
+  }
+});
+
+test("a job dead-lettered for deliveries that were not the file's fault is queued again and finishes", async () => {
+  let deliveries = 0;
+  const { queue, completion } = await startQueue(async (fileId) => {
+    // Like a job whose process was killed or shut down twice (pg-boss counts those deliveries too), then runs.
+    if (++deliveries <= 2) return "retry";
+    await storage.store.files.finalise(
+      fileId,
+      { timestamp: new Date().toISOString(), fields: [] },
+      new Date().toISOString(),
+    );
+    completion.notify(fileId);
+    return "done";
+  });
+  try {
+    const fileId = await newFile();
+    const done = completion.wait(fileId, 30_000);
+    await queue.enqueue(fileId);
+    assert.equal(await done, true);
+    const file = await storage.store.files.getForJob(fileId);
+    assert.equal(file?.status, "FINALISED", JSON.stringify(file?.error));
+    assert.equal(deliveries, 3);
   } finally {
     await queue.drain();
     await completion.close();

@@ -5,18 +5,11 @@
  * refused without harming the server.
  */
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
 import { connect } from "node:net";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { exportSPKI, generateKeyPair, importJWK, type JWK, type JWTPayload, SignJWT } from "jose";
+import { exportSPKI, generateKeyPair, importJWK, type JWTPayload, SignJWT } from "jose";
 import { getToken, requestJson, startTestServer, type TestBackend, type TestServer } from "../helpers/server.js";
-
-interface KeyFile {
-  kid: string;
-  privateJwk: JWK;
-  publicJwk: JWK;
-}
+import { type ServerKey, serverSigningKey } from "../helpers/signing-keys.js";
 
 const enc = (o: object): string => Buffer.from(JSON.stringify(o)).toString("base64url");
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -43,12 +36,12 @@ function rawRequest(port: number, head: string): Promise<string> {
 for (const backend of ["sqlite", "postgres"] as const satisfies TestBackend[]) {
   describe(`access tokens docsift did not issue are refused (${backend})`, () => {
     let server: TestServer;
-    let keyFile: KeyFile;
+    let keyFile: ServerKey;
     let tenantId: string;
 
     before(async () => {
       server = await startTestServer({ workers: 1, backend });
-      keyFile = JSON.parse(await readFile(join(server.dataDir, "jwt-key.json"), "utf8")) as KeyFile;
+      keyFile = await serverSigningKey(server);
       const me = await server.service.store.clients.get(server.admin.clientId);
       assert.ok(me);
       tenantId = me.tenantId;

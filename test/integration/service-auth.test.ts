@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
+import { generateKeyPair, importJWK, SignJWT } from "jose";
 import { getToken, requestJson, startTestServer, type TestServer } from "../helpers/server.js";
+import { serverSigningKey } from "../helpers/signing-keys.js";
 
 let server: TestServer;
 
@@ -16,12 +15,9 @@ function basic(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 }
 
-/** Signs claims with the server's own key (read from its data dir), to make tokens the server would never issue. */
+/** Signs claims with the server's own key (read from its store), to make tokens the server would never issue. */
 async function signWithServerKey(claims: Record<string, unknown>, exp: number): Promise<string> {
-  const file = JSON.parse(await readFile(join(server.dataDir, "jwt-key.json"), "utf8")) as {
-    kid: string;
-    privateJwk: JWK;
-  };
+  const file = await serverSigningKey(server);
   const key = await importJWK(file.privateJwk, "EdDSA");
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "EdDSA", kid: file.kid })
@@ -42,7 +38,7 @@ describe("POST /oauth2/token", () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.token_type, "Bearer");
     assert.equal(res.body.expires_in, 3600);
-    assert.equal(res.body.scope, "fileupload:all result:all validate:annotation");
+    assert.equal(res.body.scope, "fileupload:all result:all validate:annotation metrics:read");
     assert.equal(String(res.body.access_token).split(".").length, 3);
     assert.equal(res.headers.get("cache-control"), "no-store");
   });
@@ -145,7 +141,7 @@ describe("Bearer tokens on API routes", () => {
   test("a token signed by another key (same kid) is rejected", async () => {
     const me = await server.service.store.clients.get(server.admin.clientId);
     assert.ok(me);
-    const file = JSON.parse(await readFile(join(server.dataDir, "jwt-key.json"), "utf8")) as { kid: string };
+    const file = await serverSigningKey(server);
     const { privateKey } = await generateKeyPair("EdDSA", { crv: "Ed25519" });
     const forged = await new SignJWT({ scope: "result:all fileupload:all", tid: me.tenantId })
       .setProtectedHeader({ alg: "EdDSA", kid: file.kid })
@@ -189,7 +185,7 @@ describe("Bearer tokens on API routes", () => {
     assert.equal(res.body.error, "forbidden");
   });
 
-  test("health needs no token; catalog and metrics take any valid token", async () => {
+  test("health needs no token; catalog takes any valid token, metrics the scope metrics:read", async () => {
     assert.equal((await requestJson(`${server.url}/healthz`)).status, 200);
     assert.equal((await requestJson(`${server.url}/readyz`)).status, 200);
     const token = await server.token("result:all");
@@ -200,7 +196,8 @@ describe("Bearer tokens on API routes", () => {
     assert.equal(catalog.status, 200);
     assert.ok(catalog.body.products.some((p) => p.id === "invoices"));
     assert.ok(catalog.body.fieldSets.every((s) => s.fields.length > 0));
-    const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    const metricsToken = await server.token("metrics:read");
+    const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
     assert.equal(metrics.status, 200);
     assert.match(await metrics.text(), /docsift_http_request_duration_seconds_bucket/);
     assert.equal((await fetch(`${server.url}/metrics`)).status, 401);

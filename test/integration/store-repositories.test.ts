@@ -68,8 +68,8 @@ for (const backend of ["sqlite", "postgres"] as const) {
   test(`${backend}: the first result wins; a late duplicate of the job neither replaces it nor fails the file`, async () => {
     await withBackend(backend, async (store) => {
       await seed(store, ["f1"]);
-      assert.equal(await store.files.markStarted("f1", "2026-01-03T00:00:00.000Z"), 1);
-      assert.equal(await store.files.markStarted("f1", "2026-01-03T00:00:01.000Z"), 2);
+      await store.files.markStarted("f1", "2026-01-03T00:00:00.000Z");
+      await store.files.markStarted("f1", "2026-01-03T00:00:01.000Z");
       await store.files.finalise("f1", results("first"), "2026-01-03T00:00:02.000Z");
       await store.files.finalise("f1", results("second"), "2026-01-03T00:00:03.000Z");
       await store.files.fail("f1", { error: "internal", message: "late" }, "2026-01-03T00:00:04.000Z");

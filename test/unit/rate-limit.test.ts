@@ -65,6 +65,22 @@ describe("TokenBuckets", () => {
     );
   });
 
+  test("peek tells whether a token is there without taking it, and tracks no new key", () => {
+    const buckets = new TokenBuckets({ limit: { count: 2, windowMs: 2000 } });
+    assert.deepEqual(
+      Array.from({ length: 5 }, () => buckets.peek("a", 0).allowed),
+      [true, true, true, true, true],
+    );
+    assert.equal(buckets.size, 0, "peeking at an unknown key stores nothing");
+    buckets.take("a", 0);
+    buckets.take("a", 0);
+    const spent = buckets.peek("a", 0);
+    assert.equal(spent.allowed, false);
+    assert.equal(spent.retryAfterSeconds, 1);
+    assert.equal(buckets.peek("a", 1000).allowed, true, "refilled");
+    assert.equal(buckets.peek("a", 1000).remaining, 1, "and still there after peeking");
+  });
+
   test("keys are independent", () => {
     const buckets = new TokenBuckets({ limit: { count: 1, windowMs: 60_000 } });
     assert.equal(buckets.take("a", 0).allowed, true);

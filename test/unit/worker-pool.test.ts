@@ -8,15 +8,15 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { DocsiftError } from "../../src/domain/errors.js";
-import { POOL_ABORT, WorkerCrashError, WorkerPool } from "../../src/queue/worker-pool.js";
+import { POOL_ABORT, PoolFullError, WorkerCrashError, WorkerPool } from "../../src/queue/worker-pool.js";
 
-type Task = { kind: "sleep-child" | "ping" | "allocate" | "exit" };
-type Result = { pid?: number; pong?: true };
+type Task = { kind: "sleep-child" | "ping" | "allocate" | "exit" | "count" };
+type Result = { pid?: number; pong?: true; received?: number };
 
 /**
  * `sleep-child` starts `sleep 1000`, reports it, and then, by `mode`: waits (and kills the child on POOL_ABORT, as
  * the processing thread does), blocks its event loop for good (a thread stuck in synchronous code), or exits.
- * `ping` answers at once; `allocate` fills the heap.
+ * `ping` answers at once; `count` answers how many tasks this thread received; `allocate` fills the heap.
  */
 function threadScript(mode: "cooperative" | "stuck" | "exits"): URL {
   return new URL(
@@ -24,7 +24,10 @@ function threadScript(mode: "cooperative" | "stuck" | "exits"): URL {
       import { spawn } from "node:child_process";
       import { parentPort } from "node:worker_threads";
       let child;
+      let received = 0;
       parentPort.on("message", (task) => {
+        if (task !== ${JSON.stringify(POOL_ABORT)}) received++;
+        if (task.kind === "count") return parentPort.postMessage({ kind: "done", result: { received } });
         if (task === ${JSON.stringify(POOL_ABORT)}) {
           child?.kill("SIGKILL");
           child?.once("exit", () => parentPort.postMessage({ kind: "error", code: "timeout", message: "aborted" }));
@@ -157,6 +160,117 @@ describe("worker pool limits", () => {
         assert.match(err.message, /memory/);
         return true;
       });
+      assert.deepEqual(await pool.run({ kind: "ping" }), { pong: true });
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+/** Resolves once a new `sleep 1000` child (not in `before`) runs: the pool's first task is then surely running. */
+async function childStarted(before: Set<number>): Promise<void> {
+  while (sleepChildren().filter((pid) => !before.has(pid)).length === 0) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A regression would leave a task waiting behind `sleep 1000`: the timeout turns that hang into a failure. */
+describe("worker pool admission and cancellation", () => {
+  test("past maxQueued waiting tasks, run rejects at once with PoolFullError", { timeout: 30_000 }, async () => {
+    const pool = new WorkerPool<Task, Result>({ script: threadScript("cooperative"), size: 1, maxQueued: 1 });
+    const before = new Set(sleepChildren());
+    const stop = new AbortController();
+    try {
+      const running = pool.run({ kind: "sleep-child" }, [], stop.signal);
+      await childStarted(before);
+      const waiting = pool.run({ kind: "ping" });
+      // Admitted, it would wait behind the running task: the timeout keeps that failure from hanging the test.
+      await assert.rejects(pool.run({ kind: "ping" }, [], AbortSignal.timeout(2000)), (err: unknown) => {
+        assert.ok(err instanceof PoolFullError, String(err));
+        assert.equal(err.maxQueued, 1);
+        return true;
+      });
+      stop.abort(new Error("client gone"));
+      await assert.rejects(running, /client gone/);
+      assert.deepEqual(await waiting, { pong: true });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("an aborted waiting task is dropped: its thread never receives it", { timeout: 30_000 }, async () => {
+    const pool = new WorkerPool<Task, Result>({ script: threadScript("cooperative"), size: 1 });
+    const before = new Set(sleepChildren());
+    const first = new AbortController();
+    const second = new AbortController();
+    try {
+      const running = pool.run({ kind: "sleep-child" }, [], first.signal);
+      await childStarted(before);
+      let prepared = false;
+      const waiting = pool.run({ kind: "ping" }, [], second.signal);
+      const waitingPrepared = pool.runPrepared(async () => {
+        prepared = true;
+        return { task: { kind: "ping" } };
+      }, second.signal);
+      second.abort(new Error("client gone"));
+      await assert.rejects(waiting, /client gone/);
+      await assert.rejects(waitingPrepared, /client gone/);
+      assert.equal(pool.busy, 1);
+      first.abort(new Error("done waiting"));
+      await assert.rejects(running, /done waiting/);
+      // The cut thread was replaced: the new one received nothing but this count.
+      assert.deepEqual(await pool.run({ kind: "count" }), { received: 1 });
+      assert.equal(prepared, false);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("an aborted running task is cut: it rejects with the reason, its child is killed, the thread replaced", {
+    timeout: 30_000,
+  }, async () => {
+    const pool = new WorkerPool<Task, Result>({ script: threadScript("cooperative"), size: 1 });
+    const before = new Set(sleepChildren());
+    const controller = new AbortController();
+    try {
+      const running = pool.run({ kind: "sleep-child" }, [], controller.signal);
+      await childStarted(before);
+      controller.abort(new Error("client gone"));
+      await assert.rejects(running, /client gone/);
+      assert.deepEqual(
+        sleepChildren().filter((pid) => !before.has(pid) && isRunning(pid)),
+        [],
+      );
+      assert.deepEqual(await pool.run({ kind: "count" }), { received: 1 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("runPrepared builds a task only when a thread is free for it", { timeout: 30_000 }, async () => {
+    const pool = new WorkerPool<Task, Result>({ script: threadScript("cooperative"), size: 1 });
+    const before = new Set(sleepChildren());
+    const controller = new AbortController();
+    try {
+      const running = pool.run({ kind: "sleep-child" }, [], controller.signal);
+      await childStarted(before);
+      let prepared = 0;
+      const waiting = pool.runPrepared(async () => {
+        prepared++;
+        return { task: { kind: "ping" } };
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(prepared, 0, "a waiting task was prepared before a thread was free");
+      controller.abort(new Error("next"));
+      await assert.rejects(running, /next/);
+      assert.deepEqual(await waiting, { pong: true });
+      assert.equal(prepared, 1);
+      await assert.rejects(
+        pool.runPrepared(async () => {
+          throw new Error("blob gone");
+        }),
+        /blob gone/,
+      );
       assert.deepEqual(await pool.run({ kind: "ping" }), { pong: true });
     } finally {
       await pool.close();

@@ -5,16 +5,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DocsiftError } from "../../domain/errors.js";
 import type { CompletionSignal } from "../../queue/completion.js";
-import type { BlobStore, FileRecord, FileWithResults, Store } from "../../store/types.js";
-import type { ProcessingPool } from "../../workflows/processing-tasks.js";
+import type { FileRecord, FileWithResults, Store } from "../../store/types.js";
+import type { PageImages } from "../../workflows/page-images.js";
 import { principalOf } from "../auth-hook.js";
-import { errorResponses, fieldSchema, fileIdParams } from "../schemas.js";
+import { errorResponses, fieldSchema, fileIdParams, warningSchema } from "../schemas.js";
 
 export interface ResultDeps {
   store: Store;
-  blobs: BlobStore;
   completion: CompletionSignal;
-  pool: ProcessingPool;
+  pageImages: PageImages;
   /** Upper bound (and default) of a blocking wait, ms. */
   maxWaitMs: number;
 }
@@ -44,7 +43,12 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
   // A finished file (FINALISED or FAILED) never changes again, so its serialised answer is kept, bounded, and
   // repeated fetches skip the store and the serialiser. The tenant check still applies to every hit.
   const finished = new Map<string, { tenantId: string; json: ReturnType<FastifyReply["serialize"]> }>();
-  const sendFinished = (found: FileWithResults, reply: FastifyReply): FastifyReply => {
+  // A finished file is notified again only when it is deleted (by any process): its answer must go.
+  const stopEvicting = completion.onNotify((fileId) => finished.delete(fileId));
+  app.addHook("onClose", async () => stopEvicting());
+  const sendFinished = (found: FileWithResults, reply: FastifyReply, verbose: boolean): FastifyReply => {
+    // Verbose answers carry what the schema leaves out (each field's raw text): sent as stored, never cached.
+    if (verbose) return reply.type(JSON_TYPE).send(JSON.stringify(answer(found)));
     const json = reply.serialize(answer(found));
     if (finished.size >= FINISHED_CACHE_LIMIT) finished.delete(finished.keys().next().value ?? "");
     finished.set(found.file.id, { tenantId: found.file.tenantId, json });
@@ -75,6 +79,14 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
         type: "object",
         properties: {
           timeout: { type: "integer", minimum: 0, description: "Longest wait in ms; 0 = answer at once." },
+          verbose: {
+            type: "boolean",
+            default: false,
+            description:
+              "true adds per-field detail: `raw`, the words of the value as read on the page before normalisation " +
+              "(fields with a location), `source` where the value came from an embedded e-invoice; `results.warnings` " +
+              "lists page-level warnings either way.",
+          },
         },
       },
       response: {
@@ -88,6 +100,7 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
               properties: {
                 timestamp: { type: "string" },
                 fields: { type: "array", items: fieldSchema },
+                warnings: { type: "array", items: warningSchema, description: "Present when there are any." },
               },
               required: ["fields"],
             },
@@ -100,12 +113,13 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
     },
   };
   const handler = async (
-    request: FastifyRequest<{ Params: { fileId: string }; Querystring: { timeout?: number } }>,
+    request: FastifyRequest<{ Params: { fileId: string }; Querystring: { timeout?: number; verbose?: boolean } }>,
     reply: FastifyReply,
   ) => {
     const tenantId = principalOf(request).tenantId;
     const fileId = request.params.fileId.toLowerCase();
-    const hit = finished.get(fileId);
+    const verbose = request.query.verbose === true;
+    const hit = verbose ? undefined : finished.get(fileId);
     if (hit && hit.tenantId === tenantId) return reply.type(JSON_TYPE).send(hit.json);
     const read = async (): Promise<FileWithResults> => {
       const found = UUID.test(fileId) ? await store.files.getWithResults(tenantId, fileId) : undefined;
@@ -113,7 +127,7 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
       return found;
     };
     let found = await read();
-    if (isDone(found.file)) return sendFinished(found, reply);
+    if (isDone(found.file)) return sendFinished(found, reply, verbose);
     const cap = found.file.workflow === "validate" ? Math.min(deps.maxWaitMs, TASK_WAIT_MS) : deps.maxWaitMs;
     const waitMs = Math.min(request.query.timeout ?? cap, cap);
     if (waitMs === 0) return answer(found);
@@ -126,7 +140,7 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
       const woken = completion.wait(fileId, waitMs, abort.signal);
       found = await read();
       if (!isDone(found.file) && (await woken)) found = await read();
-      return isDone(found.file) ? sendFinished(found, reply) : answer(found);
+      return isDone(found.file) ? sendFinished(found, reply, verbose) : answer(found);
     } finally {
       abort.abort();
       reply.raw.off("close", onClose);
@@ -146,7 +160,9 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
       schema: {
         tags: ["results"],
         summary: "A page of the file as PNG",
-        description: "Renders page `page` (1-based, default 1) of the uploaded file. Scope: `result:all`.",
+        description:
+          "Renders page `page` (1-based, default 1) of the uploaded file. Scope: `result:all`. Rendered pages are " +
+          "cached; when too many renders are waiting the answer is 503 `unavailable` with Retry-After.",
         security: [{ oauth2: ["result:all"] }],
         params: fileIdParams,
         querystring: {
@@ -156,7 +172,7 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
         produces: ["image/png"],
         response: {
           200: { description: "PNG image", content: { "image/png": { schema: { type: "string", format: "binary" } } } },
-          ...errorResponses(400, 401, 403, 404, 429),
+          ...errorResponses(400, 401, 403, 404, 429, 503),
         },
       },
     },
@@ -166,10 +182,16 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
       if (pageNum > file.pageCount) {
         throw new DocsiftError("not_found", `Page ${pageNum} does not exist; the file has ${file.pageCount} page(s).`);
       }
-      const bytes = new Uint8Array(await deps.blobs.get(file.id));
-      const result = await deps.pool.run({ kind: "render", bytes, pageNum }, [bytes.buffer as ArrayBuffer]);
-      if (result.kind !== "render") throw new Error("processing thread answered a different task");
-      return reply.type("image/png").header("cache-control", "private, max-age=3600").send(Buffer.from(result.png));
+      // A client that hangs up before its image is sent cancels the render (unless another request waits on it).
+      const gone = new AbortController();
+      const onClose = (): void => gone.abort(new Error("the client closed the connection"));
+      reply.raw.once("close", onClose);
+      try {
+        const png = await deps.pageImages.render(file, pageNum, gone.signal);
+        return reply.type("image/png").header("cache-control", "private, max-age=3600").send(png);
+      } finally {
+        reply.raw.off("close", onClose);
+      }
     },
   );
 }

@@ -30,14 +30,18 @@ export async function serviceInfoRoutes(app: FastifyInstance, deps: InfoDeps): P
   app.get(
     "/metrics",
     {
-      config: { auth: "any" },
+      // The counts span every tenant: a scope of their own, granted to the operator's monitoring only.
+      config: { auth: "metrics:read" },
       schema: {
         tags: ["service"],
-        summary: "Prometheus metrics (any valid token)",
+        summary: "Prometheus metrics (scope metrics:read)",
         description:
-          "Request durations by route and status, queue depth, pages and OCR seconds, failures by code. Needs a " +
-          "valid Bearer token of any scope (Prometheus: the scrape config's `oauth2` block).",
-        security: [{ oauth2: [] }],
+          "Request durations by route and status, queue depth, pages and OCR seconds, failures by code, across all " +
+          "tenants. Needs a Bearer token with the scope `metrics:read`, which clients get only when it is named " +
+          "(`docsift clients create --name prometheus --scopes metrics:read`; Prometheus: the scrape config's " +
+          "`oauth2` block).",
+        security: [{ oauth2: ["metrics:read"] }],
+        response: errorResponses(401, 403),
       },
     },
     async (_request, reply) =>

@@ -13,18 +13,25 @@ import { type ReceiveDeps, receiveUpload, type UploadRequest } from "../../workf
 import { principalOf } from "../auth-hook.js";
 import type { QueueAdmission } from "../queue-bound.js";
 import { errorResponses, receiptSchema, uploadHeadersSchema } from "../schemas.js";
-import { cleanFileName, parseUploadParams, type RawParams } from "../upload-params.js";
+import {
+  cleanFileName,
+  fieldTooLarge,
+  MAX_FORM_FIELD_BYTES,
+  parseUploadParams,
+  type RawParams,
+} from "../upload-params.js";
 
 const FILE_FIELD = "fileToUpload";
-/** base64 grows 4/3; the slack covers the other JSON fields. */
-export const JSON_BODY_LIMIT = Math.ceil((LIMITS.maxBytes * 4) / 3) + 256 * 1024;
+/** base64 grows 4/3; the slack holds both options objects at their bound and the other parameters. */
+export const JSON_BODY_LIMIT = Math.ceil((LIMITS.maxBytes * 4) / 3) + 2 * MAX_FORM_FIELD_BYTES + 256 * 1024;
 
 const PARAMETERS_DOC =
   "Parameters: exactly one of `products` (list), `fieldSets` (list) or `fieldSet` (one id); lists accept a JSON " +
   'array text (`["invoice","payment"]`), a comma list (`invoice,payment`) or repeated fields. `locale`: BCP 47 tag ' +
-  "(e.g. de-DE) guiding date and amount parsing. `tags`: free text up to 256 characters. `workflowId`: omit (or " +
+  "(e.g. de-DE) guiding date and amount parsing. `tags`: a tag (free text up to 256 characters), repeated or as a JSON array text for several. `parentDocId`: your reference to another document, stored and shown by GET /files/{fileId}. `workflowId`: omit (or " +
   "`prediction`) for extraction; `split` (with `childWorkflowId=prediction`, optional `childWorkflowOptions`) cuts the file into sub-documents, each its own file; `validate` (with `workflowOptions` conditions) sends breaches to a review task (see /validate/tasks). `workflowOptions`: JSON object text. " +
-  "File: PDF, PNG or JPG (judged by content), up to 20 MiB and 16 pages. Scope: `fileupload:all`.";
+  "Each parameter's value up to 1 MiB (413 naming it past that). File: PDF, PNG or JPG (judged by content), up to " +
+  "20 MiB and 16 pages. Scope: `fileupload:all`.";
 
 const uploadErrors = errorResponses(400, 401, 403, 409, 413, 415, 422, 429, 503);
 
@@ -35,16 +42,21 @@ function idempotencyKeyOf(request: FastifyRequest): string | null {
 }
 
 /**
- * The file part, up to the limit. Past it, reading stops at once: the request is unpiped and paused (a 2 GB upload
- * is neither buffered nor drained through the parser), the answer is 413 and the connection closes.
+ * Past a limit, reading stops at once: the request is unpiped and paused (a 2 GB upload is neither buffered nor
+ * drained through the parser), the answer is 413 and the connection closes.
  */
+function stopReading(request: FastifyRequest): void {
+  request.raw.unpipe();
+  request.raw.pause();
+}
+
+/** The file part, up to the limit. */
 function readFilePart(request: FastifyRequest, file: Readable): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     file.on("data", (chunk: Buffer) => chunks.push(chunk));
     file.once("limit", () => {
-      request.raw.unpipe();
-      request.raw.pause();
+      stopReading(request);
       file.destroy();
       reject(
         new DocsiftError("file_too_large", `The file is larger than the ${LIMITS.maxBytes / 1024 / 1024} MiB limit.`),
@@ -52,6 +64,8 @@ function readFilePart(request: FastifyRequest, file: Readable): Promise<Buffer> 
     });
     file.once("end", () => resolve(Buffer.concat(chunks)));
     file.once("error", reject);
+    // The parser destroys the part, without an error, when the client goes away mid-file (after "end": a no-op).
+    file.once("close", () => reject(new Error("The file part closed before its end.")));
   });
 }
 
@@ -65,7 +79,11 @@ const MULTIPART_FORM_DOC = {
     fieldSets: { type: "string", description: `Field set ids. ${listDoc}` },
     fieldSet: { type: "string", description: "One field set id." },
     locale: { type: "string", description: "BCP 47 tag, e.g. de-DE." },
-    tags: { type: "string", maxLength: 256 },
+    tags: {
+      type: "string",
+      description: "A tag (up to 256 characters) or a JSON array text of tags; repeat the field for several.",
+    },
+    parentDocId: { type: "string", maxLength: 255, description: "Your reference to another document, kept as given." },
     workflowId: { type: "string", enum: ["prediction", "split", "validate"] },
     workflowOptions: { type: "string", description: "JSON object text." },
     childWorkflowId: { type: "string" },
@@ -74,33 +92,54 @@ const MULTIPART_FORM_DOC = {
   required: ["fileToUpload"],
 } as const;
 
+/** The multipart parser's own message when the Content-Type names no boundary (it fails before the first part). */
+const NO_BOUNDARY = "Multipart: Boundary not found";
+
 async function readMultipart(
   request: FastifyRequest,
 ): Promise<{ params: RawParams; bytes?: Buffer; fileName?: string }> {
   const params: RawParams = {};
   let bytes: Buffer | undefined;
   let fileName: string | undefined;
-  for await (const part of request.parts()) {
-    if (part.type === "file") {
-      if (part.fieldname !== FILE_FIELD) {
-        throw new DocsiftError(
-          "bad_request",
-          `Unexpected file field "${part.fieldname}"; send the file as ${FILE_FIELD}.`,
-        );
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        if (part.fieldname !== FILE_FIELD) {
+          throw new DocsiftError(
+            "bad_request",
+            `Unexpected file field "${part.fieldname}"; send the file as ${FILE_FIELD}.`,
+          );
+        }
+        bytes = await readFilePart(request, part.file);
+        fileName = part.filename;
+      } else {
+        // The parser cuts a value at MAX_FORM_FIELD_BYTES and says so: refused, never used cut.
+        if (part.valueTruncated) {
+          stopReading(request);
+          throw fieldTooLarge(part.fieldname);
+        }
+        const value = typeof part.value === "string" ? part.value : String(part.value);
+        const values = params[part.fieldname] ?? [];
+        values.push(value);
+        params[part.fieldname] = values;
       }
-      bytes = await readFilePart(request, part.file);
-      fileName = part.filename;
-    } else {
-      const value = typeof part.value === "string" ? part.value : String(part.value);
-      const values = params[part.fieldname] ?? [];
-      values.push(value);
-      params[part.fieldname] = values;
     }
+  } catch (err) {
+    if (err instanceof Error && err.message === NO_BOUNDARY) {
+      throw new DocsiftError(
+        "bad_request",
+        "The Content-Type multipart/form-data has no boundary parameter (multipart/form-data; boundary=...).",
+      );
+    }
+    throw err;
   }
   return { params, bytes, fileName };
 }
 
-/** A JSON body's values as the same raw strings a form carries, so one validator serves both uploads. */
+/**
+ * A JSON body's values as the same raw strings a form carries, so one validator serves both uploads; each within the
+ * form's bound.
+ */
 function jsonToRaw(body: Record<string, unknown>): RawParams {
   const params: RawParams = {};
   for (const [name, value] of Object.entries(body)) {
@@ -111,8 +150,22 @@ function jsonToRaw(body: Record<string, unknown>): RawParams {
       params[name] = value;
     } else if (typeof value === "object") params[name] = [JSON.stringify(value)];
     else params[name] = [String(value)];
+    if (params[name]?.some((v) => Buffer.byteLength(v) > MAX_FORM_FIELD_BYTES)) throw fieldTooLarge(name);
   }
   return params;
+}
+
+/**
+ * Before the body schema, whose type coercion would turn a number or a one-string array into a string (and a
+ * number's digits happen to be valid base64, answered 415 as "not a document"): the file must be sent as a string.
+ */
+async function requireFileString(request: FastifyRequest<{ Body: Record<string, unknown> }>): Promise<void> {
+  // A body of JSON null reaches here as null; the schema refuses it next.
+  const file = request.body?.[FILE_FIELD];
+  if (file !== undefined && typeof file !== "string") {
+    const kind = file === null ? "null" : Array.isArray(file) ? "an array" : `a ${typeof file}`;
+    throw new DocsiftError("bad_request", `${FILE_FIELD} must be a string of base64, not ${kind}.`);
+  }
 }
 
 // String first: fastify's Ajv coerces a scalar into an array when an array branch comes first.
@@ -155,7 +208,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
   };
 
   await app.register(multipart, {
-    limits: { fileSize: LIMITS.maxBytes, files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 },
+    limits: { fileSize: LIMITS.maxBytes, files: 1, fields: 32, fieldSize: MAX_FORM_FIELD_BYTES, parts: 40 },
   });
 
   const multipartRoute = {
@@ -199,6 +252,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
     {
       bodyLimit: JSON_BODY_LIMIT,
       onRequest: admission.admit,
+      preValidation: requireFileString,
       config: { auth: "fileupload:all", rateLimit: "uploads" },
       schema: {
         tags: ["files"],
@@ -215,7 +269,8 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
             fieldSets: stringOrList,
             fieldSet: { type: "string" },
             locale: { type: "string" },
-            tags: { type: "string" },
+            tags: stringOrList,
+            parentDocId: { type: "string", maxLength: 255 },
             workflowId: { type: "string" },
             workflowOptions: objectOrText,
             childWorkflowId: { type: "string" },

@@ -3,11 +3,12 @@
  * job re-delivered after its worker was presumed dead (or run twice in any other way) must not replace a result
  * clients may already have read, nor turn a finalised file into a failed one.
  */
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import type { Selection } from "../../catalog/lookup.js";
 import type { DocumentType } from "../../document/model.js";
 import type { ErrorBody } from "../../domain/errors.js";
 import type { FileStatus, Results } from "../../domain/result.js";
+import { decodeTags } from "../../domain/tags.js";
 import type { FileRecord, FileRepository, WorkflowId } from "../types.js";
 import { type DialectCodec, orNull } from "./codec.js";
 import type { FilesTable, StoreDatabase } from "./schema.js";
@@ -28,11 +29,13 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
     pageCount: row.page_count,
     size: row.size,
     parentId: row.parent_id,
+    parentDocId: row.parent_doc_id,
     error: orNull(row.error, codec.json) as ErrorBody | null,
     uploadedAt: codec.timestamp(row.uploaded_at),
     startedAt: orNull(row.started_at, codec.timestamp),
     finishedAt: orNull(row.finished_at, codec.timestamp),
     attempts: row.attempts,
+    interruptions: row.interruptions,
   });
 
   return {
@@ -54,6 +57,7 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
           page_count: file.pageCount,
           size: file.size,
           parent_id: file.parentId,
+          parent_doc_id: file.parentDocId ?? null,
           error: null,
           uploaded_at: file.uploadedAt,
           started_at: null,
@@ -97,16 +101,33 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
       return row && toFile(row);
     },
     async markStarted(id, at) {
+      await db.updateTable("files").set({ status: "IN PROGRESS", started_at: at }).where("id", "=", id).execute();
+    },
+    async markRetry(id) {
+      await db.updateTable("files").set({ status: "RECEIVED" }).where("id", "=", id).execute();
+    },
+    async markFailedAttempt(id) {
       const row = await db
         .updateTable("files")
-        .set((eb) => ({ status: "IN PROGRESS", started_at: at, attempts: eb("attempts", "+", 1) }))
+        .set((eb) => ({ status: "RECEIVED", attempts: eb("attempts", "+", 1) }))
         .where("id", "=", id)
         .returning("attempts")
         .executeTakeFirstOrThrow();
       return row.attempts;
     },
-    async markRetry(id) {
-      await db.updateTable("files").set({ status: "RECEIVED" }).where("id", "=", id).execute();
+    async markInterrupted(id) {
+      const row = await db
+        .updateTable("files")
+        .set((eb) => ({ interruptions: eb("interruptions", "+", 1) }))
+        .where("id", "=", id)
+        .returning("interruptions")
+        .executeTakeFirstOrThrow();
+      return row.interruptions;
+    },
+    async existingIds(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom("files").select("id").where("id", "in", ids).execute();
+      return rows.map((r) => r.id);
     },
     async finalise(id, results, at) {
       await db.transaction().execute(async (trx) => {
@@ -154,6 +175,71 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
         .orderBy("uploaded_at")
         .execute();
       return rows.map((r) => r.id);
+    },
+    async list(tenantId, { status, tag, since, after, limit }) {
+      let query = db.selectFrom("files").selectAll().where("tenant_id", "=", tenantId);
+      if (status !== null) query = query.where("status", "=", status);
+      if (since !== null) query = query.where("uploaded_at", ">=", since);
+      if (tag !== null) {
+        // One tag is stored as itself, several as a JSON array text (domain/tags.ts): the LIKE narrows to rows holding
+        // the tag's JSON text, and decoding below keeps exact matches only.
+        const pattern = `%${JSON.stringify(tag).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where((eb) =>
+          eb.or([eb("tags", "=", tag), sql<boolean>`${eb.ref("tags")} LIKE ${pattern} ESCAPE '\\'`]),
+        );
+      }
+      if (after !== null) {
+        // ISO text compares as text in SQLite and is cast to timestamptz by PostgreSQL: the same order either way.
+        query = query.where((eb) =>
+          eb.or([
+            eb("uploaded_at", "<", after.uploadedAt),
+            eb.and([eb("uploaded_at", "=", after.uploadedAt), eb("id", "<", after.id)]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy("uploaded_at", "desc").orderBy("id", "desc").limit(limit).execute();
+      const files = rows.map(toFile);
+      return tag === null ? files : files.filter((f) => decodeTags(f.tags).includes(tag));
+    },
+    async remove(tenantId, id) {
+      return db.transaction().execute(async (trx) => {
+        const found = await trx
+          .selectFrom("files")
+          .select("id")
+          .where("tenant_id", "=", tenantId)
+          .where((eb) => eb.or([eb("id", "=", id), eb("parent_id", "=", id)]))
+          .execute();
+        const ids = found.map((r) => r.id);
+        if (!ids.includes(id)) return [];
+        // Rows referring to a file first (foreign keys), the sub-documents before their parent.
+        await trx.deleteFrom("tasks").where("file_id", "in", ids).execute();
+        await trx.deleteFrom("results").where("file_id", "in", ids).execute();
+        await trx.deleteFrom("files").where("parent_id", "=", id).execute();
+        const deleted = await trx.deleteFrom("files").where("id", "=", id).executeTakeFirst();
+        // Removed meanwhile by another process (two retention sweeps): it counts as that one's removal.
+        return Number(deleted.numDeletedRows) > 0 ? ids : [];
+      });
+    },
+    async listChildren(tenantId, parentIds) {
+      if (parentIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("files")
+        .select(["id", "parent_id"])
+        .where("tenant_id", "=", tenantId)
+        .where("parent_id", "in", parentIds)
+        .execute();
+      return rows.flatMap((r) => (r.parent_id === null ? [] : [{ id: r.id, parentId: r.parent_id }]));
+    },
+    async listExpired(before, limit) {
+      const rows = await db
+        .selectFrom("files")
+        .select(["id", "tenant_id"])
+        .where("uploaded_at", "<", before)
+        .where("parent_id", "is", null)
+        .orderBy("uploaded_at")
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id }));
     },
   };
 }

@@ -50,10 +50,13 @@ export interface FilesTable {
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
   attempts: Generated<number>;
+  interruptions: Generated<number>;
   /** The client's Idempotency-Key; unique per client where set (migration 0003). */
   idempotency_key: string | null;
   /** sha256 hex of the bytes and normalised parameters sent with the key. */
   content_hash: string | null;
+  /** The upload's parentDocId (migration 0006). */
+  parent_doc_id: string | null;
 }
 
 export interface ResultsTable {
@@ -87,6 +90,17 @@ export interface BootstrapTable {
   created_at: Timestamp;
 }
 
+/** The JWT signing key set (migration 0008; signing-key-repository.ts). The private JWK is secret. */
+export interface SigningKeysTable {
+  kid: string;
+  /** 1 for the first key, +1 per rotation; unique: the newest signs. */
+  seq: number;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: Timestamp;
+  retired_at: NullableTimestamp;
+}
+
 export interface StoreDatabase {
   tenants: TenantsTable;
   clients: ClientsTable;
@@ -94,4 +108,5 @@ export interface StoreDatabase {
   results: ResultsTable;
   tasks: TasksTable;
   bootstrap: BootstrapTable;
+  signing_keys: SigningKeysTable;
 }

@@ -9,6 +9,7 @@ import { clientRepository } from "./client-repository.js";
 import type { DialectCodec } from "./codec.js";
 import { fileRepository } from "./file-repository.js";
 import type { StoreDatabase } from "./schema.js";
+import { signingKeyRepository } from "./signing-key-repository.js";
 import { taskRepository } from "./task-repository.js";
 import { tenantRepository } from "./tenant-repository.js";
 
@@ -18,6 +19,7 @@ export function kyselyStore(db: Kysely<StoreDatabase>, codec: DialectCodec): Sto
     clients: clientRepository(db, codec),
     files: fileRepository(db, codec),
     tasks: taskRepository(db, codec),
+    signingKeys: signingKeyRepository(db, codec),
     close: () => db.destroy(),
   };
 }

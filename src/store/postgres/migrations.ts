@@ -115,6 +115,38 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0006_files_as_resources": {
+    async up(db: Kysely<unknown>) {
+      // The parentDocId an upload may name (a client's reference to an earlier document; not a split parent).
+      await db.schema.alterTable("files").addColumn("parent_doc_id", "text").execute();
+      // The retention sweep looks for the oldest files of every tenant.
+      await db.schema.createIndex("files_uploaded").on("files").column("uploaded_at").execute();
+    },
+  },
+  "0007_interruptions": {
+    async up(db: Kysely<unknown>) {
+      // Jobs of the file cut by a process crash or kill: counted apart from the attempts its processing failed.
+      await db.schema
+        .alterTable("files")
+        .addColumn("interruptions", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
+  "0008_signing_keys": {
+    async up(db: Kysely<unknown>) {
+      // The JWT signing key set every process of an installation shares. `seq` is unique so that of two processes
+      // adding a key at once (two first starts, two rotations) exactly one does.
+      await db.schema
+        .createTable("signing_keys")
+        .addColumn("kid", "text", (c) => c.primaryKey())
+        .addColumn("seq", "integer", (c) => c.notNull().unique())
+        .addColumn("private_jwk", "text", (c) => c.notNull())
+        .addColumn("public_jwk", "text", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull())
+        .addColumn("retired_at", "timestamptz")
+        .execute();
+    },
+  },
 };
 
 export const pgMigrationProvider: MigrationProvider = {

@@ -3,8 +3,7 @@
  * fsync'd and an upload receipt really means the row survives a power cut. WAL also lets `docsift clients` write
  * while the server runs. The repositories are the shared ones (../kysely), reading SQLite's text columns.
  */
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { chmodSync, closeSync, openSync } from "node:fs";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect } from "kysely";
 import { sqliteCodec } from "../kysely/codec.js";
@@ -31,8 +30,26 @@ async function migrate(sqlite: SQLite.Database, db: Kysely<StoreDatabase>): Prom
   }
 }
 
+/**
+ * A new database file is created owner-only (0600) before SQLite opens it: SQLite would create it 0644 less the
+ * umask, and it gives the -wal and -shm files it creates the database file's mode. An existing file is left as is.
+ */
+function createOwnerOnly(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return;
+    throw err;
+  }
+  closeSync(fd);
+  // The umask may have taken bits from 0600 too.
+  chmodSync(path, 0o600);
+}
+
+/** Opens (creating if need be) the database at `path`, in an existing directory, and brings its schema up to date. */
 export async function openSqliteStore(path: string): Promise<Store> {
-  mkdirSync(dirname(path), { recursive: true });
+  createOwnerOnly(path);
   const sqlite = new SQLite(path);
   // The CLI may write while the server runs: wait for the lock instead of failing at once. First, so that switching
   // a new database to WAL waits too when another process opens it at the same moment.
