@@ -10,6 +10,7 @@ import type { KeySet } from "../auth/signing-key.js";
 import { DocsiftError } from "../domain/errors.js";
 import type { CompletionSignal } from "../queue/completion.js";
 import type { JobQueue } from "../queue/job-queue.js";
+import type { PageCache } from "../store/page-cache.js";
 import type { BlobStore, Store } from "../store/types.js";
 import type { PageImages } from "../workflows/page-images.js";
 import type { ProcessingPool } from "../workflows/processing-tasks.js";
@@ -39,6 +40,8 @@ export interface AppDeps {
   inspectPool: ProcessingPool;
   /** Jobs running in this process, stopped when their file is deleted. */
   running?: RunningJobs;
+  /** Rendered page images, removed with their file. */
+  pageCache?: PageCache;
   keys: KeySet;
   metrics: ServiceMetrics;
   maxWaitMs: number;
@@ -148,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     blobs: deps.blobs,
     completion: deps.completion,
     running: deps.running,
+    pageCache: deps.pageCache,
   });
   await registerConsole(app);
   await app.register(serviceInfoRoutes, { metrics: deps.metrics, isDraining: deps.isDraining });

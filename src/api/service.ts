@@ -192,6 +192,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     inspectPool,
     pageImages: images,
     running,
+    pageCache,
     keys,
     metrics,
     maxWaitMs: config.resultWaitMs ?? DEFAULT_RESULT_WAIT_MS,
@@ -219,7 +220,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     retentionDays === undefined
       ? undefined
       : startRetention(
-          { store, blobs, completion, running },
+          { store, blobs, completion, running, pageCache },
           {
             days: retentionDays,
             onSwept: (count) => {

@@ -96,6 +96,13 @@ export class PageCache {
     await this.#evict();
   }
 
+  /** Drops every cached image of a file (deleted: its pages must not stay on disk). */
+  async forget(fileId: string): Promise<void> {
+    const prefix = `${fileId}/`;
+    for (const path of [...this.#entries.keys()]) if (path.startsWith(prefix)) this.#remove(path);
+    await rm(join(this.dir, fileId), { recursive: true, force: true });
+  }
+
   #add(path: string, size: number): void {
     this.#entries.set(path, size);
     this.#bytes += size;

@@ -12,6 +12,7 @@ import { DocsiftError } from "../domain/errors.js";
 import type { FileStatus } from "../domain/result.js";
 import { decodeTags } from "../domain/tags.js";
 import type { CompletionSignal } from "../queue/completion.js";
+import type { PageCache } from "../store/page-cache.js";
 import type { BlobStore, FileCursor, FileRecord, Store, WorkflowId } from "../store/types.js";
 import type { RunningJobs } from "./running-jobs.js";
 import { childFileId } from "./split-children.js";
@@ -22,6 +23,8 @@ export interface FileDeps {
   completion: CompletionSignal;
   /** The jobs of this process, to stop a deleted file's job at once. */
   running?: RunningJobs;
+  /** Rendered page images of this process, removed with their file. */
+  pageCache?: Pick<PageCache, "forget">;
 }
 
 /** GET /files/:fileId and each item of GET /files. */
@@ -192,7 +195,9 @@ export async function deleteFile(
     deps.running?.cancel(id);
     deps.completion.notify(id);
   }
-  const settled = await Promise.allSettled(removed.map((id) => deps.blobs.delete(id)));
+  const settled = await Promise.allSettled(
+    removed.flatMap((id) => [deps.blobs.delete(id), deps.pageCache?.forget(id) ?? Promise.resolve()]),
+  );
   const blobFailures = settled.flatMap((s) => (s.status === "rejected" ? [s.reason] : []));
   return { deleted: removed.length > 0, blobFailures };
 }

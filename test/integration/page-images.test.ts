@@ -101,6 +101,19 @@ describe("page images", () => {
     assert.equal(await counter("docsift_page_cache_hits_total"), hits + 1);
   });
 
+  test("deleting a file removes its cached page images", async () => {
+    const fileId = await uploaded(await invoicePdf({ number: "PI-3", date: "2024-03-02", total: "12.00" }));
+    assert.equal((await image(fileId, 1)).status, 200);
+    const cached = join(server.dataDir, "page-cache", fileId, "1-150.png");
+    await readFile(cached);
+    const res = await fetch(`${server.url}/files/${fileId}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(res.status, 204);
+    await assert.rejects(readFile(cached), { code: "ENOENT" });
+  });
+
   test("past the render queue's bound the answer is 503 unavailable with Retry-After", async () => {
     const fileId = await uploaded(slowPdf(3));
     const rejected = await counter("docsift_page_renders_rejected_total");
