@@ -138,7 +138,9 @@ async function main(): Promise<number> {
   const seconds = (Date.now() - started) / 1000;
   const timingText = timing
     ? `median per page over ${timing.pages} pages: extract ${timing.medianExtractMsPerPage.toFixed(2)} ms, ingest ${timing.medianIngestMsPerPage.toFixed(0)} ms\n` +
-      `median per document: e-invoice (attachments, XML, merge) ${timing.medianEInvoiceMs.toFixed(2)} ms\n`
+      (timing.medianEInvoiceMs === undefined
+        ? ""
+        : `median per document: e-invoice (attachments, XML, merge) ${timing.medianEInvoiceMs.toFixed(2)} ms\n`)
     : "no timings reported by the CLI\n";
   const heading = `labels: ${labelsPath}${withLocale ? " (with locale hints)" : ""}${strip ? " (attachments stripped)" : ""}\n`;
   process.stdout.write(`${heading}${formatReport(report)}${timingText}wall time: ${seconds.toFixed(1)} s\n`);

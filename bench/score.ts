@@ -264,8 +264,8 @@ export interface TimingSummary {
   pages: number;
   medianExtractMsPerPage: number;
   medianIngestMsPerPage: number;
-  /** Reading attachments and merging an embedded e-invoice, per document. */
-  medianEInvoiceMs: number;
+  /** Reading attachments and merging an embedded e-invoice, per document; only when some line reports it. */
+  medianEInvoiceMs?: number;
 }
 
 function median(values: number[]): number {
@@ -276,13 +276,14 @@ function median(values: number[]): number {
 
 /** Median per-page times over the lines that carry timings; null when none do. */
 export function timingSummary(lines: readonly CliLine[]): TimingSummary | null {
-  const perPage: { extract: number; ingest: number; einvoice: number; pages: number }[] = [];
+  const perPage: { extract: number; ingest: number; pages: number }[] = [];
+  const einvoice: number[] = [];
   for (const line of lines) {
     const t = line.timings;
     if (!t || typeof t.pages !== "number" || t.pages < 1) continue;
     if (typeof t.extractMs !== "number" || typeof t.ingestMs !== "number") continue;
-    const einvoice = typeof t.einvoiceMs === "number" ? t.einvoiceMs : 0;
-    perPage.push({ extract: t.extractMs / t.pages, ingest: t.ingestMs / t.pages, einvoice, pages: t.pages });
+    if (typeof t.einvoiceMs === "number") einvoice.push(t.einvoiceMs);
+    perPage.push({ extract: t.extractMs / t.pages, ingest: t.ingestMs / t.pages, pages: t.pages });
   }
   if (perPage.length === 0) return null;
   return {
@@ -290,7 +291,7 @@ export function timingSummary(lines: readonly CliLine[]): TimingSummary | null {
     pages: perPage.reduce((sum, p) => sum + p.pages, 0),
     medianExtractMsPerPage: median(perPage.map((p) => p.extract)),
     medianIngestMsPerPage: median(perPage.map((p) => p.ingest)),
-    medianEInvoiceMs: median(perPage.map((p) => p.einvoice)),
+    ...(einvoice.length > 0 ? { medianEInvoiceMs: median(einvoice) } : {}),
   };
 }
 

@@ -159,4 +159,13 @@ describe("timingSummary", () => {
     assert.deepEqual(summary, { documents: 3, pages: 4, medianExtractMsPerPage: 5, medianIngestMsPerPage: 200 });
     assert.equal(timingSummary([{ status: "FINALISED" }]), null);
   });
+
+  it("reports the e-invoice median over the documents that report one", () => {
+    const summary = timingSummary([
+      { status: "FINALISED", timings: { pages: 1, ingestMs: 10, extractMs: 1, einvoiceMs: 4 } },
+      { status: "FINALISED", timings: { pages: 1, ingestMs: 10, extractMs: 1, einvoiceMs: 6 } },
+      { status: "FINALISED", timings: { pages: 1, ingestMs: 10, extractMs: 1 } },
+    ]);
+    assert.equal(summary?.medianEInvoiceMs, 5);
+  });
 });
