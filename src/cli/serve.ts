@@ -22,8 +22,7 @@ Options (environment variable in brackets):
   --port N              port to listen on [PORT] (default 8080)
   --host H              interface to bind [HOST] (default 127.0.0.1; 0.0.0.0 to accept remote connections)
   --workers N           processing threads [DOCSIFT_WORKERS] (default: the number of cores)
-  --no-worker           API only: jobs run in "docsift worker" processes (needs a database URL); the threads
-                        then only render page images
+  --no-worker           API only: jobs run in "docsift worker" processes (needs a database URL)
 ${STORAGE_HELP}
   -h, --help            show this help
 
@@ -37,6 +36,8 @@ Other environment:
   DOCSIFT_RETENTION_DAYS=N             delete files uploaded more than N days ago, in the background (default off)
   DOCSIFT_MAX_QUEUE=N                  files waiting or running past which uploads get 503 (default ${DEFAULT_MAX_QUEUE}; 0 = no bound)
   DOCSIFT_TRUST_PROXY=true|ADDRS       believe X-Forwarded-For from any proxy (true) or these addresses/CIDRs
+  DOCSIFT_RENDER_THREADS, DOCSIFT_RENDER_QUEUE, DOCSIFT_PAGE_CACHE_MB   page-image renders (see the README)
+  DOCSIFT_INSPECT_TIMEOUT_MS, DOCSIFT_INSPECT_MEMORY_MB               upload-time file checks (see the README)
 
 Rate limits are per process: behind a balancer each API process grants the full budget.
 With no client in the data directory, the first start creates one and prints its id and secret once.
