@@ -2,7 +2,6 @@
  * Library entry (`import ... from "docsift"`): the pure extraction pipeline (bytes -> Document -> fields), the
  * catalogue, and the embedded service for embedding docsift in another Node process.
  */
-export { type RunningService, type ServiceConfig, startService } from "./api/service.js";
 export { type CreateClientOptions, type CreatedClient, createClient } from "./auth/clients.js";
 export { FIELD_SETS, type FieldDef, type FieldSetDef, PRODUCTS, type ProductDef } from "./catalog/catalog.js";
 export { resolveFieldSets, resolveFields, type Selection } from "./catalog/lookup.js";
@@ -11,3 +10,4 @@ export { DocsiftError, type ErrorBody, type ErrorCode } from "./domain/errors.js
 export type { BoundingBox, Field, FileStatus, Results, UploadReceipt } from "./domain/result.js";
 export { type ExtractOptions, extract } from "./extract/index.js";
 export { ingest, inspect, LIMITS, renderPage } from "./ingest/index.js";
+export { type RunningService, type ServiceConfig, startService } from "./runtime/process.js";

@@ -8,13 +8,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { KeySet } from "../auth/signing-key.js";
 import { DocsiftError } from "../domain/errors.js";
-import type { CompletionSignal } from "../queue/completion.js";
-import type { JobQueue } from "../queue/job-queue.js";
-import type { PageCache } from "../store/page-cache.js";
-import type { BlobStore, Store } from "../store/types.js";
-import type { PageImages } from "../workflows/page-images.js";
-import type { ProcessingPool } from "../workflows/processing-tasks.js";
-import type { RunningJobs } from "../workflows/running-jobs.js";
+import type { Workflows } from "../workflows/facade.js";
 import { registerAuth } from "./auth-hook.js";
 import { answerClientError } from "./client-error.js";
 import { registerConsole } from "./console.js";
@@ -30,18 +24,8 @@ import { tokenRoutes } from "./routes/token.js";
 import { uploadRoutes } from "./routes/upload.js";
 
 export interface AppDeps {
-  store: Store;
-  blobs: BlobStore;
-  queue: JobQueue;
-  completion: CompletionSignal;
-  /** Page images (GET /result/image), rendered in their own pool. */
-  pageImages: PageImages;
-  /** Runs the upload-time inspections (see receive.ts). */
-  inspectPool: ProcessingPool;
-  /** Jobs running in this process, stopped when their file is deleted. */
-  running?: RunningJobs;
-  /** Rendered page images, removed with their file. */
-  pageCache?: PageCache;
+  /** Everything the routes do beyond HTTP: uploads, results, page images, files, review tasks, client checks. */
+  workflows: Workflows;
   keys: KeySet;
   metrics: ServiceMetrics;
   maxWaitMs: number;
@@ -129,30 +113,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
-  registerAuth(app, deps.keys, deps.store);
+  const { workflows } = deps;
+  registerAuth(app, deps.keys, workflows.clients);
   registerRateLimits(app, deps.rateLimits ?? DEFAULT_RATE_LIMITS);
-  await app.register(tokenRoutes, { store: deps.store, keys: deps.keys });
+  await app.register(tokenRoutes, { clients: workflows.clients, keys: deps.keys });
   await app.register(uploadRoutes, {
-    store: deps.store,
-    blobs: deps.blobs,
-    queue: deps.queue,
-    inspectPool: deps.inspectPool,
-    admission: queueAdmission(deps.queue, deps.maxQueue ?? DEFAULT_MAX_QUEUE),
+    workflows,
+    admission: queueAdmission(workflows, deps.maxQueue ?? DEFAULT_MAX_QUEUE),
   });
-  await app.register(resultRoutes, {
-    store: deps.store,
-    completion: deps.completion,
-    pageImages: deps.pageImages,
-    maxWaitMs: deps.maxWaitMs,
-  });
-  await app.register(taskRoutes, { store: deps.store, completion: deps.completion });
-  await app.register(fileRoutes, {
-    store: deps.store,
-    blobs: deps.blobs,
-    completion: deps.completion,
-    running: deps.running,
-    pageCache: deps.pageCache,
-  });
+  await app.register(resultRoutes, { workflows, maxWaitMs: deps.maxWaitMs });
+  await app.register(taskRoutes, { workflows });
+  await app.register(fileRoutes, { workflows });
   await registerConsole(app);
   await app.register(serviceInfoRoutes, { metrics: deps.metrics, isDraining: deps.isDraining });
   return app;

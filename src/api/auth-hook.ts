@@ -4,11 +4,11 @@
  * the client's revocation is re-checked at most every REVOCATION_CHECK_MS.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ClientChecks } from "../auth/clients.js";
 import type { Scope } from "../auth/scopes.js";
 import type { KeySet } from "../auth/signing-key.js";
 import { type Principal, verifyToken } from "../auth/tokens.js";
 import { DocsiftError } from "../domain/errors.js";
-import type { Store } from "../store/types.js";
 
 /** `any`: a valid token whatever its scopes (catalog, metrics). */
 export type AuthRequirement = Scope | "any";
@@ -36,7 +36,7 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-export function registerAuth(app: FastifyInstance, keys: KeySet, store: Store): void {
+export function registerAuth(app: FastifyInstance, keys: KeySet, clients: ClientChecks): void {
   const cache = new Map<string, CachedToken>();
 
   const authenticate = async (token: string): Promise<Principal> => {
@@ -54,8 +54,7 @@ export function registerAuth(app: FastifyInstance, keys: KeySet, store: Store): 
       cache.set(token, entry);
     }
     if (now - entry.checkedAt > REVOCATION_CHECK_MS) {
-      const client = await store.clients.get(entry.principal.clientId);
-      if (!client || client.revokedAt) {
+      if (!(await clients.isActive(entry.principal.clientId))) {
         cache.delete(token);
         throw new DocsiftError("invalid_token", "The client of this token has been revoked.");
       }

@@ -5,8 +5,8 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { DocsiftError, ERROR_STATUS, type ErrorBody, type ErrorCode } from "../domain/errors.js";
-import { LIMITS } from "../ingest/limits.js";
-import { unavailableFor } from "../store/transient-errors.js";
+import { LIMITS } from "../domain/limits.js";
+import { storageUnavailable } from "../workflows/facade.js";
 
 const MAX_MB = LIMITS.maxBytes / 1024 / 1024;
 
@@ -48,7 +48,7 @@ function codeForStatus(status: number): ErrorCode {
 export function toDocsiftError(err: unknown): DocsiftError | undefined {
   if (err instanceof DocsiftError) return err;
   // Disk full, SQLite busy, PostgreSQL restarting: 503 with Retry-After, whichever route met it.
-  const transient = unavailableFor(err);
+  const transient = storageUnavailable(err);
   if (transient) return transient;
   const fastifyErr = err as FastifyError;
   if (typeof fastifyErr?.code === "string") {

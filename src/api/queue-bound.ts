@@ -7,22 +7,10 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { DocsiftError } from "../domain/errors.js";
-import type { JobQueue } from "../queue/job-queue.js";
 
 export const DEFAULT_MAX_QUEUE = 1000;
 /** A full queue drains at the workers' pace; a few seconds later a retry has a fair chance. */
 export const QUEUE_FULL_RETRY_AFTER_SECONDS = 10;
-
-/** Reads DOCSIFT_MAX_QUEUE: a positive integer, or 0 / `off` for no bound; default DEFAULT_MAX_QUEUE. */
-export function maxQueueFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DOCSIFT_MAX_QUEUE?.trim().toLowerCase();
-  if (raw === undefined || raw === "") return DEFAULT_MAX_QUEUE;
-  if (raw === "off") return 0;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw new Error(`DOCSIFT_MAX_QUEUE must be an integer >= 0 or off, got "${raw}"`);
-  return n;
-}
 
 export interface QueueAdmission {
   /** Route onRequest hook: admits the upload or throws 503 `unavailable`. */
@@ -32,7 +20,7 @@ export interface QueueAdmission {
 }
 
 /** Admission against `maxQueue` jobs waiting or running; 0 admits everything. */
-export function queueAdmission(queue: JobQueue, maxQueue: number): QueueAdmission {
+export function queueAdmission(queue: { backlog(): Promise<number> }, maxQueue: number): QueueAdmission {
   const pending = new WeakSet<FastifyRequest>();
   let admitted = 0;
   const settle = (request: FastifyRequest): void => {

@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { DocsiftError } from "../domain/errors.js";
-import { parseRateLimit, type RateDecision, type RateLimit, TokenBuckets } from "./rate-limit.js";
+import { type RateDecision, type RateLimit, TokenBuckets } from "./rate-limit.js";
 
 /** Which budget a route draws on; authenticated routes without one use `requests`. */
 export type RateClass = "requests" | "uploads" | "token";
@@ -41,22 +41,6 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   uploads: { count: 600, windowMs: 60_000 },
   token: { count: 120, windowMs: 60_000 },
 };
-
-export const RATE_LIMIT_ENV = {
-  requests: "DOCSIFT_RATE_LIMIT",
-  uploads: "DOCSIFT_UPLOAD_RATE_LIMIT",
-  token: "DOCSIFT_TOKEN_RATE_LIMIT",
-} as const;
-
-/** The settings from the environment, each falling back to its default when unset. */
-export function rateLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): RateLimitSettings {
-  const read = (budget: RateClass): RateLimit | undefined => {
-    const name = RATE_LIMIT_ENV[budget];
-    const raw = env[name];
-    return raw === undefined || raw.trim() === "" ? DEFAULT_RATE_LIMITS[budget] : parseRateLimit(name, raw);
-  };
-  return { requests: read("requests"), uploads: read("uploads"), token: read("token") };
-}
 
 function setHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header("ratelimit-limit", decision.limit);

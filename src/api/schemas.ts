@@ -75,7 +75,8 @@ export const warningSchema = {
   description:
     "Something a reader of the result should know. Codes: einvoice_mismatch (the page and the embedded invoice XML " +
     "disagree on `field`), einvoice_invalid (the embedded invoice XML could not be read; fields come from the " +
-    "pages). More codes may be added: show an unknown code's message.",
+    "pages), page_unreadable (`page` could not be read and has no words; fields come from the other pages). More " +
+    "codes may be added: show an unknown code's message.",
   properties: {
     code: { type: "string" },
     page: { type: ["integer", "null"] },

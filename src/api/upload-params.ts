@@ -4,18 +4,18 @@
  */
 import { resolveFieldSets, type Selection } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
+import { canonicalLocale } from "../domain/locale.js";
 import { encodeTags } from "../domain/tags.js";
-import { parseSplitPlan } from "../split/options.js";
-import type { WorkflowId } from "../store/types.js";
-import { parseValidatePlan } from "../validate/conditions.js";
+import type { WorkflowPlan } from "../domain/workflow-plan.js";
+import { buildWorkflowPlan } from "../workflows/upload-plan.js";
 
 /** Every value a parameter was given, in order (a form may repeat a field). */
 export type RawParams = Record<string, string[]>;
 
 export interface UploadParams {
   selection: Selection;
-  workflow: WorkflowId;
-  options: Record<string, unknown> | null;
+  /** The workflow with its checked options: built here once, stored as it is, never checked again. */
+  plan: WorkflowPlan;
   locale: string | null;
   /** Stored form of the tags (domain/tags.ts). */
   tags: string | null;
@@ -121,68 +121,32 @@ function parseSelection(params: RawParams): Selection {
   return selection;
 }
 
-/** BCP 47, stored in canonical case (`de-DE`, not `de-de`). */
+/** BCP 47 (`de_DE` read as `de-DE`), stored in canonical case (`de-DE`, not `de-de`): domain/locale.ts. */
 export function parseLocale(value: string | undefined): string | null {
   if (value === undefined || value.trim() === "") return null;
-  try {
-    const [canonical] = Intl.getCanonicalLocales(value.trim());
-    if (canonical) return canonical;
-  } catch {
-    // RangeError: not a well-formed tag; reported below.
-  }
+  const canonical = canonicalLocale(value);
+  if (canonical !== null) return canonical;
   throw bad(`locale "${value}" is not a BCP 47 language tag (for example de-DE or fr).`);
-}
-
-function parseJsonObject(name: string, value: string | undefined): Record<string, unknown> | null {
-  if (value === undefined || value.trim() === "") return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw bad(`${name} is not valid JSON; it must be a JSON object.`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-    throw bad(`${name} must be a JSON object.`);
-  return parsed as Record<string, unknown>;
-}
-
-function parseWorkflow(params: RawParams, selection: Selection): Pick<UploadParams, "workflow" | "options"> {
-  const workflowId = single(params, "workflowId")?.trim() || "prediction";
-  const options = parseJsonObject("workflowOptions", single(params, "workflowOptions"));
-  const childOptions = parseJsonObject("childWorkflowOptions", single(params, "childWorkflowOptions"));
-  if (workflowId === "split") {
-    // A split parent stores its checked child plan as its options (see src/split/options.ts for precedence).
-    const plan = parseSplitPlan({
-      childWorkflowId: single(params, "childWorkflowId"),
-      childWorkflowOptions: childOptions,
-      workflowOptions: options,
-      selection,
-    });
-    return { workflow: "split", options: { ...plan } };
-  }
-  if (workflowId !== "prediction" && workflowId !== "validate") {
-    throw bad(`Unknown workflowId "${workflowId}"; the values are prediction, split and validate.`);
-  }
-  if (single(params, "childWorkflowId") !== undefined || single(params, "childWorkflowOptions") !== undefined) {
-    throw bad("childWorkflowId and childWorkflowOptions apply only to workflowId=split.");
-  }
-  if (workflowId === "validate") {
-    // Stored as the checked plan, like a split parent's child plan.
-    return { workflow: "validate", options: { validate: parseValidatePlan(options, resolveFieldSets(selection)) } };
-  }
-  return { workflow: "prediction", options };
 }
 
 export function parseUploadParams(params: RawParams): UploadParams {
   const selection = parseSelection(params);
-  const { workflow, options } = parseWorkflow(params, selection);
+  const plan = buildWorkflowPlan(
+    {
+      workflowId: single(params, "workflowId"),
+      workflowOptions: single(params, "workflowOptions"),
+      childWorkflowId: single(params, "childWorkflowId"),
+      childWorkflowOptions: single(params, "childWorkflowOptions"),
+    },
+    selection,
+  );
   const locale = parseLocale(single(params, "locale"));
   const tags = encodeTags(parseTags(params.tags ?? []));
   const parentDocId = single(params, "parentDocId")?.trim() || null;
   if (parentDocId !== null && parentDocId.length > MAX_PARENT_DOC_ID_LENGTH) {
     throw bad(`parentDocId is ${parentDocId.length} characters long; the limit is ${MAX_PARENT_DOC_ID_LENGTH}.`);
   }
-  return { selection, workflow, options, locale, tags, parentDocId };
+  return { selection, plan, locale, tags, parentDocId };
 }
 
 /** Longest file name kept, in characters (code points). */

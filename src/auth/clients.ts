@@ -129,3 +129,21 @@ export async function authenticateClient(store: Store, clientId: string, secret:
   if (!client || !ok || client.revokedAt) throw new DocsiftError("invalid_client", INVALID_CLIENT);
   return { clientId: client.id, tenantId: client.tenantId, scopes: client.scopes.filter(isScope) };
 }
+
+/** The client checks the API makes: credentials at the token endpoint, and whether a token's client still stands. */
+export interface ClientChecks {
+  /** Unknown id, wrong secret and revoked client are the same `invalid_client`. */
+  authenticate(clientId: string, secret: string): Promise<Principal>;
+  /** False when the client is unknown or revoked. */
+  isActive(clientId: string): Promise<boolean>;
+}
+
+export function clientChecks(store: Store): ClientChecks {
+  return {
+    authenticate: (clientId, secret) => authenticateClient(store, clientId, secret),
+    isActive: async (clientId) => {
+      const client = await store.clients.get(clientId);
+      return client !== undefined && !client.revokedAt;
+    },
+  };
+}

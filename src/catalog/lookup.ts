@@ -1,4 +1,5 @@
 import { DocsiftError } from "../domain/errors.js";
+import type { Selection } from "../domain/selection.js";
 import { FIELD_SETS, type FieldDef, type FieldSetDef, PRODUCTS, type ProductDef } from "./catalog.js";
 
 export function findProduct(id: string): ProductDef | undefined {
@@ -17,11 +18,7 @@ export function findField(name: string): FieldDef | undefined {
   return undefined;
 }
 
-/** What an upload asked for: products or field sets (never both; the API enforces "exactly one of"). */
-export interface Selection {
-  products?: readonly string[];
-  fieldSets?: readonly string[];
-}
+export type { Selection };
 
 /** Field-set ids of a selection, deduplicated in catalogue order; unknown ids are a bad_request naming them. */
 export function resolveFieldSets(selection: Selection): string[] {

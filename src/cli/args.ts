@@ -4,11 +4,17 @@
  * command is a failure, exit 1, logged with its stack.
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { ConfigError, type ConfigFlags as StorageFlags, storageConfig } from "../runtime/config.js";
 import type { StorageOptions } from "../store/open.js";
 
-/** A mistake in the command line or the environment: exit 2 with the message. */
+/** A mistake in the command line: exit 2 with the message (a bad environment variable is a ConfigError, alike). */
 export class UsageError extends Error {
   override readonly name = "UsageError";
+}
+
+/** A mistake of the operator's, on the command line or in the environment: exit 2 naming it. */
+export function isUsageError(err: unknown): err is UsageError | ConfigError {
+  return err instanceof UsageError || err instanceof ConfigError;
 }
 
 type ParseArgsOptions = NonNullable<ParseArgsConfig["options"]>;
@@ -43,17 +49,23 @@ export function parseCommandLine<const O extends ParseArgsOptions>(
 
 export const HELP_OPTION = { help: { type: "boolean", short: "h", default: false } } as const;
 
-/** A flag's value, else its environment variable's, with the name a message about it should use. */
-export function flagOrEnv(
-  flag: string,
-  value: string | undefined,
-  envName: string,
-  env: NodeJS.ProcessEnv = process.env,
-): [name: string, raw: string | undefined] {
-  return value === undefined ? [envName, env[envName]] : [flag, value];
+/**
+ * A subcommand's command line (positionals allowed) with -h/--help added; null once the help is printed, when the
+ * command answers 0.
+ */
+export function commandLineOrHelp<const O extends ParseArgsOptions>(
+  args: readonly string[],
+  help: string,
+  options: O,
+): ReturnType<typeof parseCommandLine<O & typeof HELP_OPTION>> | null {
+  const line = parseCommandLine(args, { ...options, ...HELP_OPTION }, true);
+  const asked: { help?: unknown } = line.values;
+  if (asked.help !== true) return line;
+  process.stdout.write(help);
+  return null;
 }
 
-/** An integer option (or environment variable) from `min` to `max`; undefined when not given. */
+/** An integer option from `min` to `max`; undefined when not given. */
 export function integerOption(
   name: string,
   raw: string | undefined,
@@ -92,23 +104,11 @@ export const STORAGE_HELP = `  --data DIR            data directory [DOCSIFT_DAT
   --database-url URL    postgres://user:pass@host:5432/db [DATABASE_URL]: store and queue in PostgreSQL
   --blob-url URL        s3://bucket/prefix [BLOB_URL]: with a database URL, blobs in S3 (default: PostgreSQL)`;
 
-export interface StorageFlags {
-  data?: string;
-  "database-url"?: string;
-  "blob-url"?: string;
-}
-
-/** The storage options, each flag before its environment variable; empty values count as unset. */
-export function storageFrom(
-  flags: StorageFlags,
-  env: NodeJS.ProcessEnv = process.env,
-): { dataDir: string; storage: StorageOptions } {
-  const pick = (flag: string | undefined, name: string): string | undefined => flag || env[name] || undefined;
-  return {
-    dataDir: pick(flags.data, "DOCSIFT_DATA") ?? "./data",
-    storage: {
-      databaseUrl: pick(flags["database-url"], "DATABASE_URL"),
-      blobUrl: pick(flags["blob-url"], "BLOB_URL"),
-    },
-  };
+/**
+ * The storage options, each flag before its environment variable (runtime/config.ts); empty values count as unset.
+ * For the commands that only open storage (clients, keys, migrate).
+ */
+export function storageFrom(flags: StorageFlags): { dataDir: string; storage: StorageOptions } {
+  const { dataDir, ...storage } = storageConfig(flags);
+  return { dataDir, storage };
 }

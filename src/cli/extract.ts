@@ -4,12 +4,14 @@ import { availableParallelism } from "node:os";
 import type { FieldDef } from "../catalog/catalog.js";
 import { resolveFields } from "../catalog/lookup.js";
 import { DocsiftError, type ErrorBody, toErrorBody } from "../domain/errors.js";
+import { canonicalLocale } from "../domain/locale.js";
 import type { Field, ResultWarning } from "../domain/result.js";
 import { applyEInvoice } from "../einvoice/index.js";
 import { extract } from "../extract/index.js";
-import { defaultOcrEngine, ingest } from "../ingest/index.js";
-import { readPdfAttachments } from "../ingest/pdf-attachments.js";
-import { choiceOption, HELP_OPTION, parseCommandLine, UsageError } from "./args.js";
+import { ingest, type OcrEngine, readAttachments } from "../ingest/index.js";
+import { createDefaultOcrEngine } from "../ingest/ocr/factory.js";
+import { ocrConfig } from "../runtime/config.js";
+import { choiceOption, commandLineOrHelp, UsageError } from "./args.js";
 
 const HELP = `Usage: docsift extract [--product ID]... [--field-set ID]... [--locale TAG] [--format json|jsonl] [--timings] FILE...
 
@@ -19,7 +21,7 @@ A PDF embedding a Factur-X / ZUGFeRD / XRechnung (CII) or UBL invoice gives the 
 Options:
   --product ID       product to extract (invoices, receipts, documents); repeatable
   --field-set ID     field set to extract (invoice, parties, payment, receipt, document); repeatable
-  --locale TAG       BCP 47 locale deciding ambiguous dates and number formats (en-AU, en-US, de-DE, ...);
+  --locale TAG       BCP 47 locale deciding ambiguous dates and number formats (en-AU, en-US, de-DE or de_DE, ...);
                      without it, inferred from each document
   --format FORMAT    json (default: a pretty-printed array) or jsonl (one line per file, in input order)
   --timings          add {"pages", "ingestMs", "extractMs", "einvoiceMs"} to each result
@@ -52,6 +54,7 @@ async function process1(
   fields: readonly FieldDef[],
   locale: string | undefined,
   pageConcurrency: number,
+  ocr: OcrEngine,
 ) {
   const started = performance.now();
   let bytes: Buffer;
@@ -60,11 +63,11 @@ async function process1(
   } catch (err) {
     throw new DocsiftError("not_found", `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  const document = await ingest(new Uint8Array(bytes), { concurrency: pageConcurrency });
+  const document = await ingest(new Uint8Array(bytes), { ocr, concurrency: pageConcurrency });
   const ingested = performance.now();
   const extracted = extract(document, fields, { locale });
   const done = performance.now();
-  const attachments = document.type === "pdf" ? await readPdfAttachments(new Uint8Array(bytes)) : [];
+  const attachments = await readAttachments(new Uint8Array(bytes));
   const outcome = applyEInvoice(document, attachments, extracted, { locale });
   const timings: Timings = {
     pages: document.pages.length,
@@ -72,7 +75,7 @@ async function process1(
     extractMs: Math.round((done - ingested) * 100) / 100,
     einvoiceMs: Math.round((performance.now() - done) * 100) / 100,
   };
-  return { ...outcome, timings };
+  return { fields: outcome.fields, warnings: [...(document.warnings ?? []), ...outcome.warnings], timings };
 }
 
 function progress(done: number, total: number): void {
@@ -83,24 +86,19 @@ function progress(done: number, total: number): void {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(
-    argv,
-    {
-      product: { type: "string", multiple: true },
-      "field-set": { type: "string", multiple: true },
-      locale: { type: "string" },
-      format: { type: "string" },
-      timings: { type: "boolean", default: false },
-      ...HELP_OPTION,
-    },
-    true,
-  );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+  const line = commandLineOrHelp(argv, HELP, {
+    product: { type: "string", multiple: true },
+    "field-set": { type: "string", multiple: true },
+    locale: { type: "string" },
+    format: { type: "string" },
+    timings: { type: "boolean", default: false },
+  });
+  if (line === null) return 0;
+  const { values, positionals } = line;
   const format = choiceOption("--format", values.format, ["json", "jsonl"]) ?? "json";
   if (positionals.length === 0) throw new UsageError("name at least one FILE");
+  const locale = values.locale === undefined ? undefined : canonicalLocale(values.locale);
+  if (locale === null) throw new UsageError(`--locale "${values.locale}" is not a BCP 47 language tag (e.g. de-DE)`);
   let fields: FieldDef[];
   try {
     fields = resolveFields({ products: values.product ?? [], fieldSets: values["field-set"] ?? [] });
@@ -124,12 +122,13 @@ export async function run(argv: string[]): Promise<number> {
     }
   };
   let next = 0;
+  const ocr = createDefaultOcrEngine(ocrConfig());
   const workers = Array.from({ length: parallel }, async () => {
     while (next < files.length) {
       const index = next++;
       const file = files[index] as string;
       try {
-        const { fields: result, warnings, timings } = await process1(file, fields, values.locale, pageConcurrency);
+        const { fields: result, warnings, timings } = await process1(file, fields, locale, pageConcurrency, ocr);
         outcomes[index] = {
           file,
           fileId: randomUUID(),
@@ -155,7 +154,7 @@ export async function run(argv: string[]): Promise<number> {
     await Promise.all(workers);
   } finally {
     // tesseract.js worker threads would otherwise keep the process alive until they idle out.
-    await defaultOcrEngine().close?.();
+    await ocr.close?.();
   }
   if (format === "json") process.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
   return outcomes.some((o) => o?.status === "FAILED") ? 1 : 0;

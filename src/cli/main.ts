@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { DocsiftError, toErrorBody } from "../domain/errors.js";
-import { UsageError } from "./args.js";
+import { isUsageError } from "./args.js";
 
 /** Each subcommand lives in its own module and is loaded only when used, so `docsift ocr` never loads the server. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
  * unexpected failure (whose message is deliberately generic) first gets its stack on stderr, as the message promises.
  */
 function failed(name: string, err: unknown): number {
-  if (err instanceof UsageError) {
+  if (isUsageError(err)) {
     process.stderr.write(`docsift ${name}: ${err.message}\nRun "docsift ${name} --help" for its options.\n`);
     return 2;
   }

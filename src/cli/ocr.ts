@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { DocsiftError } from "../domain/errors.js";
-import { createOcrEngine, defaultOcrEngine, ingest } from "../ingest/index.js";
-import { choiceOption, HELP_OPTION, integerOption, parseCommandLine, UsageError } from "./args.js";
+import { createOcrEngine, ingest } from "../ingest/index.js";
+import { createDefaultOcrEngine } from "../ingest/ocr/factory.js";
+import { ocrConfig } from "../runtime/config.js";
+import { choiceOption, commandLineOrHelp, integerOption, UsageError } from "./args.js";
 
 const HELP = `Usage: docsift ocr FILE [options]
 
@@ -18,20 +20,13 @@ Exit status 0 on success; 1 with {"error": code, "message"} on stderr when the f
 `;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(
-    argv,
-    {
-      engine: { type: "string" },
-      concurrency: { type: "string" },
-      pretty: { type: "boolean", default: false },
-      ...HELP_OPTION,
-    },
-    true,
-  );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+  const line = commandLineOrHelp(argv, HELP, {
+    engine: { type: "string" },
+    concurrency: { type: "string" },
+    pretty: { type: "boolean", default: false },
+  });
+  if (line === null) return 0;
+  const { values, positionals } = line;
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError("name exactly one FILE");
   const engine = choiceOption("--engine", values.engine, ["tesseract-cli", "tesseract-js"]);
@@ -43,7 +38,8 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     throw new DocsiftError("not_found", `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
   }
-  const ocr = engine ? createOcrEngine(engine) : defaultOcrEngine();
+  const settings = ocrConfig();
+  const ocr = engine ? createOcrEngine(engine, settings.pageTimeoutMs) : createDefaultOcrEngine(settings);
   try {
     const document = await ingest(bytes, { ocr, concurrency });
     process.stdout.write(`${JSON.stringify(document, null, values.pretty ? 2 : undefined)}\n`);

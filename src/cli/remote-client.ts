@@ -3,7 +3,8 @@
  * workflow flags, and turning any failure into the service's `{error, message}` shape.
  */
 import { DocsiftApiError, DocsiftClient, type UploadOptions } from "../client/index.js";
-import { UsageError } from "./args.js";
+import { remoteConfig } from "../runtime/config.js";
+import { isUsageError, UsageError } from "./args.js";
 import { isOutputFormat, type OutputFormat } from "./remote-output.js";
 
 export const REMOTE_ENV_HELP = `Environment:
@@ -12,25 +13,9 @@ export const REMOTE_ENV_HELP = `Environment:
   DOCSIFT_CLIENT_ID       the client id (with DOCSIFT_CLIENT_SECRET), instead of DOCSIFT_API_KEY
   DOCSIFT_CLIENT_SECRET   the client secret`;
 
-export function clientFromEnv(env: NodeJS.ProcessEnv = process.env): DocsiftClient {
-  const baseUrl = env.DOCSIFT_URL || "http://127.0.0.1:8080";
-  let clientId = env.DOCSIFT_CLIENT_ID;
-  let clientSecret = env.DOCSIFT_CLIENT_SECRET;
-  if (env.DOCSIFT_API_KEY) {
-    const sep = env.DOCSIFT_API_KEY.indexOf(":");
-    if (sep <= 0) throw new UsageError("DOCSIFT_API_KEY must be client_id:client_secret.");
-    clientId = env.DOCSIFT_API_KEY.slice(0, sep);
-    clientSecret = env.DOCSIFT_API_KEY.slice(sep + 1);
-  }
-  if (!clientId || !clientSecret) {
-    throw new UsageError("Set DOCSIFT_API_KEY=id:secret (or DOCSIFT_CLIENT_ID and DOCSIFT_CLIENT_SECRET).");
-  }
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new UsageError(`DOCSIFT_URL is not a URL: "${baseUrl}".`);
-  }
-  return new DocsiftClient({ baseUrl, clientId, clientSecret });
+/** The client of the service named in the environment (runtime/config.ts's remoteConfig). */
+export function clientFromEnv(): DocsiftClient {
+  return new DocsiftClient(remoteConfig());
 }
 
 export function parseFormat(value: string | undefined): OutputFormat {
@@ -121,7 +106,7 @@ export async function runRemote(help: string, body: () => Promise<number>): Prom
   try {
     return await body();
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (isUsageError(err)) {
       process.stderr.write(`${err.message}\n\n${help}`);
       return 2;
     }

@@ -1,6 +1,6 @@
 /** `docsift result`: prints the result of uploaded files, waiting for them to finish. */
 import { type DocsiftClient, DocsiftWaitTimeoutError } from "../client/index.js";
-import { HELP_OPTION, integerOption, parseCommandLine, UsageError } from "./args.js";
+import { commandLineOrHelp, integerOption, UsageError } from "./args.js";
 import { asApiError, clientFromEnv, parseFormat, REMOTE_ENV_HELP, runRemote } from "./remote-client.js";
 import { exitCodeOf, failedOutcome, type Outcome, printOutcomes } from "./remote-output.js";
 
@@ -30,15 +30,9 @@ async function resultOf(client: DocsiftClient, fileId: string, deadlineMs: numbe
 
 export function run(argv: string[]): Promise<number> {
   return runRemote(HELP, async () => {
-    const { values, positionals: fileIds } = parseCommandLine(
-      argv,
-      { timeout: { type: "string" }, format: { type: "string" }, ...HELP_OPTION },
-      true,
-    );
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
+    const line = commandLineOrHelp(argv, HELP, { timeout: { type: "string" }, format: { type: "string" } });
+    if (line === null) return 0;
+    const { values, positionals: fileIds } = line;
     if (fileIds.length === 0) throw new UsageError("Name the FILEID of an upload receipt.");
     const format = parseFormat(values.format);
     const deadlineMs = integerOption("--timeout", values.timeout, 0);

@@ -1,18 +1,9 @@
 /** `docsift serve`: the HTTP service on the embedded default (SQLite + blobs under the data directory). */
-import { resolve } from "node:path";
-import { DEFAULT_MAX_QUEUE, maxQueueFromEnv } from "../api/queue-bound.js";
-import { rateLimitsFromEnv } from "../api/rate-limit-hook.js";
-import { DEFAULT_RESULT_WAIT_MS, type ServiceConfig, startService } from "../api/service.js";
-import {
-  flagOrEnv,
-  HELP_OPTION,
-  integerOption,
-  parseCommandLine,
-  STORAGE_HELP,
-  STORAGE_OPTIONS,
-  storageFrom,
-  UsageError,
-} from "./args.js";
+import { DEFAULT_MAX_QUEUE } from "../api/queue-bound.js";
+import { ConfigError, DEFAULT_RESULT_WAIT_MS, loadConfig } from "../runtime/config.js";
+import { startServer } from "../runtime/process.js";
+import { HELP_OPTION, parseCommandLine, STORAGE_HELP, STORAGE_OPTIONS } from "./args.js";
+import { untilSignal } from "./signals.js";
 
 const HELP = `Usage: docsift serve [options]
 
@@ -44,13 +35,6 @@ With no client in the data directory, the first start creates one and prints its
 SIGTERM or SIGINT drains: stop accepting, finish running jobs, exit 0. Queued files resume at the next start.
 `;
 
-/** DOCSIFT_TRUST_PROXY: `true` trusts any proxy's X-Forwarded-For; otherwise a comma list of addresses or CIDRs. */
-function trustProxyFromEnv(env: NodeJS.ProcessEnv): boolean | string | undefined {
-  const raw = env.DOCSIFT_TRUST_PROXY?.trim();
-  if (!raw || raw === "false") return undefined;
-  return raw === "true" ? true : raw;
-}
-
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, {
     port: { type: "string" },
@@ -64,26 +48,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const env = process.env;
-  let limits: Pick<ServiceConfig, "rateLimits" | "maxQueue" | "trustProxy">;
-  try {
-    limits = { rateLimits: rateLimitsFromEnv(env), maxQueue: maxQueueFromEnv(env), trustProxy: trustProxyFromEnv(env) };
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-  const { dataDir, storage } = storageFrom(values, env);
-  const service = await startService({
-    dataDir: resolve(dataDir),
-    host: values.host ?? env.HOST ?? "127.0.0.1",
-    port: integerOption(...flagOrEnv("--port", values.port, "PORT", env), 0, 65535) ?? 8080,
-    workers: integerOption(...flagOrEnv("--workers", values.workers, "DOCSIFT_WORKERS", env), 1),
-    resultWaitMs: integerOption("DOCSIFT_RESULT_WAIT_MS", env.DOCSIFT_RESULT_WAIT_MS, 0),
-    bootstrapClient: env.DOCSIFT_BOOTSTRAP_CLIENT || undefined,
-    logLevel: env.LOG_LEVEL ?? "info",
-    ...storage,
-    runJobs: !values["no-worker"],
-    ...limits,
-  }).catch((err: unknown) => {
+  const config = loadConfig(values);
+  const service = await startServer(config).catch((err: unknown) => {
+    if (err instanceof ConfigError) throw err;
     // Start-up failures (port in use, unreadable data dir) are operator errors: say what happened.
     process.stderr.write(`docsift serve: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     return undefined;
@@ -99,19 +66,5 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   service.app.log.info({ url: service.url }, "docsift listening");
-
-  return new Promise<number>((resolveExit) => {
-    const shutdown = (signal: NodeJS.Signals): void => {
-      service.app.log.info({ signal }, "draining");
-      service.stop().then(
-        () => resolveExit(0),
-        (err: unknown) => {
-          service.app.log.error({ err }, "shutdown failed");
-          resolveExit(1);
-        },
-      );
-    };
-    process.once("SIGTERM", shutdown);
-    process.once("SIGINT", shutdown);
-  });
+  return untilSignal(service.stop, service.app.log);
 }

@@ -1,6 +1,6 @@
 /** `docsift upload`: sends files to a docsift service; with --wait, prints their results. */
 import { type DocsiftClient, DocsiftWaitTimeoutError, type UploadOptions } from "../client/index.js";
-import { HELP_OPTION, integerOption, parseCommandLine, UsageError } from "./args.js";
+import { commandLineOrHelp, integerOption, UsageError } from "./args.js";
 import {
   asApiError,
   clientFromEnv,
@@ -51,22 +51,15 @@ async function processFile(
 
 export function run(argv: string[]): Promise<number> {
   return runRemote(HELP, async () => {
-    const { values, positionals: files } = parseCommandLine(
-      argv,
-      {
-        ...UPLOAD_FLAG_OPTIONS,
-        wait: { type: "boolean", default: false },
-        timeout: { type: "string" },
-        format: { type: "string" },
-        concurrency: { type: "string" },
-        ...HELP_OPTION,
-      },
-      true,
-    );
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
+    const line = commandLineOrHelp(argv, HELP, {
+      ...UPLOAD_FLAG_OPTIONS,
+      wait: { type: "boolean", default: false },
+      timeout: { type: "string" },
+      format: { type: "string" },
+      concurrency: { type: "string" },
+    });
+    if (line === null) return 0;
+    const { values, positionals: files } = line;
     if (files.length === 0) throw new UsageError("Name at least one FILE to upload.");
     const format = parseFormat(values.format);
     const options = uploadOptionsFrom(values);

@@ -8,16 +8,8 @@ import { type FSWatcher, watch } from "node:fs";
 import { appendFile, readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Catalog, DocsiftApiError, DocsiftClient, UploadOptions } from "../client/index.js";
-import { HELP_OPTION, integerOption, parseCommandLine, UsageError } from "./args.js";
-import {
-  asApiError,
-  clientFromEnv,
-  REMOTE_ENV_HELP,
-  runRemote,
-  UPLOAD_FLAG_OPTIONS,
-  UPLOAD_FLAGS_HELP,
-  uploadOptionsFrom,
-} from "./remote-client.js";
+import { commandLineOrHelp, integerOption, UsageError } from "./args.js";
+import * as remote from "./remote-client.js";
 import { csvHeader, csvRow, failedOutcome, type Outcome } from "./remote-output.js";
 import { loadState, STATE_FILE, stateSaver, type WatchState, writeFileAtomic } from "./remote-watch-state.js";
 
@@ -30,13 +22,13 @@ restart, files are not uploaded again and pending results are fetched. A file ch
 again. Events are printed to stdout as JSON lines. Ctrl-C (SIGINT) or SIGTERM stops cleanly.
 
 Options:
-${UPLOAD_FLAGS_HELP}
+${remote.UPLOAD_FLAGS_HELP}
   --interval MS                scan period (default 2000); file-system events trigger a scan sooner
   --stable MS                  a file must keep its size and mtime this long before upload (default 1000)
   --concurrency N              uploads in flight at once (default 2)
   -h, --help                   show this help
 
-${REMOTE_ENV_HELP}
+${remote.REMOTE_ENV_HELP}
 `;
 
 const SUMMARY_FILE = "docsift-summary.csv";
@@ -155,7 +147,7 @@ class Watcher {
 
   #track(work: Promise<void>): void {
     const tracked: Promise<void> = work
-      .catch((err: unknown) => emit({ event: "error", error: asApiError(err).toJSON() }))
+      .catch((err: unknown) => emit({ event: "error", error: remote.asApiError(err).toJSON() }))
       .finally(() => this.#work.delete(tracked));
     this.#work.add(tracked);
   }
@@ -163,7 +155,7 @@ class Watcher {
   #scanOnce(): Promise<void> {
     if (this.#stop.signal.aborted) return Promise.resolve();
     this.#scanning ??= this.#scan()
-      .catch((err: unknown) => emit({ event: "error", error: asApiError(err).toJSON() }))
+      .catch((err: unknown) => emit({ event: "error", error: remote.asApiError(err).toJSON() }))
       .finally(() => {
         this.#scanning = undefined;
       });
@@ -229,7 +221,7 @@ class Watcher {
       emit({ event: "uploaded", file: name, fileId: receipt.fileId });
       this.#track(this.#awaitResult(name, receipt.fileId));
     } catch (err) {
-      const error = asApiError(err);
+      const error = remote.asApiError(err);
       this.#busy.delete(name);
       if (isAuthFailure(error)) return this.#fail(error);
       emit({ event: "error", file: name, error: error.toJSON() });
@@ -249,7 +241,7 @@ class Watcher {
         return;
       } catch (err) {
         if (signal.aborted) return;
-        const error = asApiError(err);
+        const error = remote.asApiError(err);
         if (isAuthFailure(error)) return this.#fail(error);
         if (!isTransient(error)) {
           const entry = this.#state.files[name];
@@ -282,27 +274,20 @@ class Watcher {
 }
 
 export function run(argv: string[]): Promise<number> {
-  return runRemote(HELP, async () => {
-    const { values, positionals } = parseCommandLine(
-      argv,
-      {
-        ...UPLOAD_FLAG_OPTIONS,
-        interval: { type: "string" },
-        stable: { type: "string" },
-        concurrency: { type: "string" },
-        ...HELP_OPTION,
-      },
-      true,
-    );
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
+  return remote.runRemote(HELP, async () => {
+    const line = commandLineOrHelp(argv, HELP, {
+      ...remote.UPLOAD_FLAG_OPTIONS,
+      interval: { type: "string" },
+      stable: { type: "string" },
+      concurrency: { type: "string" },
+    });
+    if (line === null) return 0;
+    const { values, positionals } = line;
     if (positionals.length !== 1) throw new UsageError("Name exactly one DIR to watch.");
     const dir = positionals[0] as string;
     if (!(await stat(dir).catch(() => undefined))?.isDirectory()) throw new UsageError(`${dir} is not a directory.`);
-    const options = uploadOptionsFrom(values);
-    const client = clientFromEnv();
+    const options = remote.uploadOptionsFrom(values);
+    const client = remote.clientFromEnv();
     const config: WatchConfig = {
       dir,
       client,

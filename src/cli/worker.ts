@@ -2,25 +2,10 @@
  * `docsift worker`: runs jobs only (no HTTP), against the PostgreSQL store and queue that API processes share. Any
  * number of these may run on any number of machines; each takes at most `--workers` jobs at once.
  */
-import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
-import { pino } from "pino";
-import { jobObserver } from "../api/job-observer.js";
-import { startPgJobs } from "../queue/pg-runtime.js";
-import { WorkerPool } from "../queue/worker-pool.js";
-import { openStorage } from "../store/open.js";
-import { PROCESSING_THREAD_URL, type ProcessingPool, processingLimits } from "../workflows/processing-tasks.js";
-import { createJobRunner } from "../workflows/runner.js";
-import {
-  flagOrEnv,
-  HELP_OPTION,
-  integerOption,
-  parseCommandLine,
-  STORAGE_HELP,
-  STORAGE_OPTIONS,
-  storageFrom,
-  UsageError,
-} from "./args.js";
+import { loadConfig } from "../runtime/config.js";
+import { startWorker } from "../runtime/process.js";
+import { HELP_OPTION, parseCommandLine, STORAGE_HELP, STORAGE_OPTIONS } from "./args.js";
+import { untilSignal } from "./signals.js";
 
 const HELP = `Usage: docsift worker [options]
 
@@ -55,68 +40,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const env = process.env;
-  const { dataDir, storage } = storageFrom(values, env);
-  if (!storage.databaseUrl) {
-    throw new UsageError("--database-url or DATABASE_URL is required (workers share the API processes' database)");
-  }
-  const workers =
-    integerOption(...flagOrEnv("--workers", values.workers, "DOCSIFT_WORKERS", env), 1) ?? availableParallelism();
-  const log = pino({ level: env.LOG_LEVEL ?? "info" });
-  const { store, blobs, postgres } = await openStorage(resolve(dataDir), {
-    ...storage,
-    onDatabaseError: (err) => log.warn({ err }, "idle database connection lost; it is replaced"),
-  });
-  if (!postgres) throw new Error("unreachable: a database URL opens the PostgreSQL store");
-  const pool: ProcessingPool = new WorkerPool({
-    script: PROCESSING_THREAD_URL,
-    size: workers,
-    ...processingLimits(process.env),
-  });
-  const jobs = await startPgJobs({
-    url: postgres.url,
-    db: postgres.db,
-    store,
-    log,
-    worker: {
-      concurrency: pool.size,
-      makeHandler: ({ completion, enqueue }) =>
-        createJobRunner({
-          store,
-          blobs,
-          pool,
-          completion,
-          enqueue,
-          observer: jobObserver(log),
-        }),
-    },
-  }).catch(async (err: unknown) => {
-    await pool.close();
-    await store.close();
-    throw err;
-  });
-  log.info({ pid: process.pid, threads: pool.size }, "docsift worker ready");
-
-  return new Promise<number>((resolveExit) => {
-    const shutdown = (signal: NodeJS.Signals): void => {
-      log.info({ signal }, "draining");
-      (async () => {
-        // The threads and connections close even when the drain fails, or they would keep the process alive.
-        try {
-          await jobs.close();
-        } finally {
-          await pool.close();
-          await store.close();
-        }
-      })().then(
-        () => resolveExit(0),
-        (err: unknown) => {
-          log.error({ err }, "shutdown failed");
-          resolveExit(1);
-        },
-      );
-    };
-    process.once("SIGTERM", shutdown);
-    process.once("SIGINT", shutdown);
-  });
+  const worker = await startWorker(loadConfig(values));
+  worker.log.info({ pid: process.pid, threads: worker.threads }, "docsift worker ready");
+  return untilSignal(worker.stop, worker.log);
 }

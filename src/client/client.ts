@@ -219,24 +219,16 @@ export class DocsiftClient {
   /** One page of the tenant's files, newest first. */
   listFiles(options: ListFilesOptions = {}): Promise<FilePage> {
     const since = options.since instanceof Date ? options.since.toISOString() : options.since;
-    return this.#http.json<FilePage>({
-      method: "GET",
-      path: "/files",
-      query: { status: options.status, tag: options.tag, since, limit: options.limit, cursor: options.cursor },
-      auth: true,
-      signal: options.signal,
-      attemptTimeoutMs: this.#requestTimeoutMs,
-    });
+    const query = { status: options.status, tag: options.tag, since, limit: options.limit, cursor: options.cursor };
+    return this.#listing<FilePage>("/files", query, options.signal);
   }
 
   /** Every file matching the filter, newest first, following the `next` cursors. */
-  async *files(options: Omit<ListFilesOptions, "cursor"> = {}): AsyncGenerator<FileInfo> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.listFiles({ ...options, cursor });
-      yield* page.files;
-      cursor = page.next ?? undefined;
-    } while (cursor !== undefined);
+  files(options: Omit<ListFilesOptions, "cursor"> = {}): AsyncGenerator<FileInfo> {
+    return everyPage(
+      (cursor) => this.listFiles({ ...options, cursor }),
+      (page) => page.files,
+    );
   }
 
   /** The uploaded bytes (a split sub-document: its own PDF or image), with their type and file name. */
@@ -290,24 +282,32 @@ export class DocsiftClient {
 
   /** One page of validation tasks, highest priority first (validate workflow, beta; scope validate:annotation). */
   listTasks(options: ListTasksOptions = {}): Promise<TaskPage> {
-    return this.#http.json<TaskPage>({
-      method: "GET",
-      path: "/validate/tasks",
-      query: { status: options.status, cursor: options.cursor, limit: options.limit },
-      auth: true,
-      signal: options.signal,
-      attemptTimeoutMs: this.#requestTimeoutMs,
-    });
+    const query = { status: options.status, cursor: options.cursor, limit: options.limit };
+    return this.#listing<TaskPage>("/validate/tasks", query, options.signal);
   }
 
   /** Every task matching the filter, following the `next` cursors. */
-  async *tasks(options: Omit<ListTasksOptions, "cursor"> = {}): AsyncGenerator<ValidationTask> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.listTasks({ ...options, cursor });
-      yield* page.tasks;
-      cursor = page.next ?? undefined;
-    } while (cursor !== undefined);
+  tasks(options: Omit<ListTasksOptions, "cursor"> = {}): AsyncGenerator<ValidationTask> {
+    return everyPage(
+      (cursor) => this.listTasks({ ...options, cursor }),
+      (page) => page.tasks,
+    );
+  }
+
+  /** One page of a listing (GET with a query, authorised). */
+  #listing<P>(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    signal: AbortSignal | undefined,
+  ): Promise<P> {
+    return this.#http.json<P>({
+      method: "GET",
+      path,
+      query,
+      auth: true,
+      signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
   }
 
   task(taskId: string, options: { signal?: AbortSignal } = {}): Promise<ValidationTask> {
@@ -374,4 +374,17 @@ export class DocsiftClient {
     }
     return body as TokenResponse;
   }
+}
+
+/** Every item of a paged listing, following its `next` cursors. */
+async function* everyPage<P extends { next: string | null }, T>(
+  read: (cursor: string | undefined) => Promise<P>,
+  items: (page: P) => readonly T[],
+): AsyncGenerator<T> {
+  let cursor: string | undefined;
+  do {
+    const page = await read(cursor);
+    yield* items(page);
+    cursor = page.next ?? undefined;
+  } while (cursor !== undefined);
 }

@@ -3,6 +3,7 @@
  * Plain data, JSON-serialisable. Boxes are page ratios (0..1, origin top-left) after rotation is applied,
  * so nothing downstream needs to know the page's size or whether it came from a PDF or an image.
  */
+import type { FileFormat } from "../domain/files.js";
 
 export interface Box {
   x0: number;
@@ -32,7 +33,7 @@ export interface Line {
 export interface Page {
   /** 1-based. */
   pageNum: number;
-  /** Natural size: PDF points for PDF pages, pixels for images. */
+  /** Natural size: PDF points for PDF pages, pixels for images; 0 x 0 for a page whose size could not be read. */
   width: number;
   height: number;
   source: WordSource;
@@ -41,9 +42,22 @@ export interface Page {
   lines: Line[];
 }
 
-export type DocumentType = "pdf" | "png" | "jpeg";
+/** The format of the file a Document was read from (domain/files.ts). */
+export type { FileFormat };
+
+/**
+ * A page that could not be read (its content damaged, its OCR failed): it is in `pages` without words, and the
+ * other pages are read as usual. The code is a result warning's (domain/result.ts).
+ */
+export interface PageWarning {
+  code: "page_unreadable";
+  page: number;
+  message: string;
+}
 
 export interface Document {
-  type: DocumentType;
+  type: FileFormat;
   pages: Page[];
+  /** Present when a page could not be read. */
+  warnings?: PageWarning[];
 }

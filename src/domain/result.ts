@@ -49,8 +49,9 @@ export interface UploadReceipt {
  * arise (so a client should show an unknown code's message rather than reject it).
  * - einvoice_mismatch: the page and the embedded invoice XML disagree on a field (`field` names it).
  * - einvoice_invalid: the PDF embeds an invoice XML that cannot be read; the fields come from the pages.
+ * - page_unreadable: a page could not be read (damaged content, OCR failing on it); the fields come from the others.
  */
-export type WarningCode = "einvoice_mismatch" | "einvoice_invalid";
+export type WarningCode = "einvoice_mismatch" | "einvoice_invalid" | "page_unreadable";
 
 export interface ResultWarning {
   code: WarningCode;

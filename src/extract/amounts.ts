@@ -9,9 +9,9 @@
  */
 import { type AmountCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
-import type { Decision, Scored } from "./decision.js";
+import type { FieldDecision, Scored } from "./decision.js";
 import { LABELS, type LabelRole } from "./labels.js";
-import type { Layout, Segment } from "./layout.js";
+import type { Layout, LineSegment } from "./layout.js";
 import { formatAmount } from "./normalise/amount.js";
 
 export type AmountRole = "total" | "subtotal" | "tax" | "amountDue";
@@ -126,7 +126,7 @@ function paymentsOf(layout: Layout, all: readonly AmountCandidate[]): Payment[] 
 }
 
 /** Whether a segment prints a label of the role, even one whose amount OCR lost ("Change :", "Rounding Adj R -02"). */
-function printsLabel(segment: Segment, role: LabelRole): boolean {
+function printsLabel(segment: LineSegment, role: LabelRole): boolean {
   return segment.folded.some((word) => LABELS.get(word)?.some((entry) => entry.role === role));
 }
 
@@ -619,7 +619,7 @@ export function chooseAmounts(
   all: readonly AmountCandidate[],
   roles: readonly AmountRole[],
   receipt: boolean,
-): Record<AmountRole, Decision> {
+): Record<AmountRole, FieldDecision> {
   const options: Record<AmountRole, Array<RoleScored | null>> = {
     total: [null],
     subtotal: [null],
@@ -641,7 +641,7 @@ export function chooseAmounts(
     }
   }
   const combo = best?.combo ?? { total: null, subtotal: null, tax: null, amountDue: null };
-  const decide = (role: AmountRole): Decision => ({
+  const decide = (role: AmountRole): FieldDecision => ({
     family: "amount",
     best: scored(combo[role]),
   });
@@ -662,7 +662,7 @@ function taxFromRates(
   all: readonly AmountCandidate[],
   combo: Record<AmountRole, RoleScored | null>,
   receipt: boolean,
-): Decision | null {
+): FieldDecision | null {
   const { total, subtotal, tax } = combo;
   if (!total || !subtotal) return null;
   const gap = total.candidate.value - subtotal.candidate.value;

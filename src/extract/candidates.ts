@@ -6,7 +6,7 @@
  */
 import type { Box, Word } from "../document/model.js";
 import { type Span, type SpanLabels, spanLabels } from "./context.js";
-import type { Layout, Segment } from "./layout.js";
+import type { Layout, LineSegment } from "./layout.js";
 import { unionBox } from "./layout.js";
 import { parseAmount } from "./normalise/amount.js";
 import { parseDate } from "./normalise/date.js";
@@ -36,7 +36,7 @@ export interface DateCandidate extends Candidate {
   repaired: boolean;
 }
 
-export function spanOf(segment: Segment, start: number, end: number): Candidate {
+export function spanOf(segment: LineSegment, start: number, end: number): Candidate {
   const words = segment.words.slice(start, end);
   return {
     segment,
@@ -140,14 +140,7 @@ export function dateCandidates(layout: Layout, hints: LocaleHints): DateCandidat
       // front of the label as a bracket or quote ("[ate:09/02/17"): a single word may carry both in front.
       const glued = span.end - span.start === 1 ? GLUED_LABEL.exec(span.text)?.[1] : undefined;
       const parsed = parseDate(span.text, hints) ?? (glued ? parseDate(glued, hints) : null);
-      if (!parsed) return null;
-      return {
-        ...span,
-        iso: parsed.iso,
-        ambiguous: parsed.ambiguous,
-        order: parsed.order,
-        repaired: parsed.repaired === true,
-      };
+      return parsed && { ...span, ...parsed, repaired: parsed.repaired === true };
     },
   );
 }

@@ -13,11 +13,11 @@ import {
   MAX_LABEL_CHARS,
   nearestWord,
 } from "./labels.js";
-import type { Layout, Segment } from "./layout.js";
-import { fold } from "./text.js";
+import type { Layout, LineSegment } from "./layout.js";
+import { foldForMatching } from "./text.js";
 
 export interface Span {
-  segment: Segment;
+  segment: LineSegment;
   /** Word positions [start, end) inside the segment. */
   start: number;
   end: number;
@@ -57,7 +57,7 @@ const DATE_LIKE = /\d[./-]\d{1,2}[./-]\d|\d\s*\p{L}{3,}\.?[\s/-]*\d|\p{L}{3,}\.?
 /** Folded words to the left of the span, nearest first, with the number of column gaps crossed before each. */
 function leftWords(layout: Layout, span: Span): LeftWord[] {
   const words: Array<{ text: string; gaps: number; confidence: number }> = [];
-  const push = (seg: Segment, i: number, gaps: number) => {
+  const push = (seg: LineSegment, i: number, gaps: number) => {
     const confidence = seg.words[i]?.confidence ?? 1;
     for (const text of unglued(seg.words[i]?.text ?? "", seg.folded[i] ?? "").reverse()) {
       words.push({ text, gaps, confidence });
@@ -84,7 +84,7 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
  */
 function unglued(printed: string, folded: string): string[] {
   const glued = /^(.*\p{L})\((\p{L}.*)$/u.exec(printed);
-  return glued ? [fold(glued[1] ?? ""), fold(glued[2] ?? "")] : [folded];
+  return glued ? [foldForMatching(glued[1] ?? ""), foldForMatching(glued[2] ?? "")] : [folded];
 }
 
 /**
@@ -280,7 +280,7 @@ function matchWords(nonEmpty: Array<{ text: string; gaps: number }>, excluding: 
 }
 
 /** Label phrase that a whole segment (or its tail) spells. */
-function segmentLabel(seg: Segment): readonly LabelEntry[] | null {
+function segmentLabel(seg: LineSegment): readonly LabelEntry[] | null {
   const words = seg.folded.filter((w) => w !== "");
   for (let start = 0; start < words.length && start < 4; start++) {
     const key = words.slice(start).join("");

@@ -7,7 +7,7 @@
  */
 import { type DateCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
-import type { Decision, Scored } from "./decision.js";
+import type { FieldDecision, Scored } from "./decision.js";
 import type { LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
 import type { OrderSource } from "./locale-infer.js";
@@ -160,7 +160,7 @@ function decide(
   entry: DateScored | undefined,
   source: OrderSource,
   doubts: Map<DateCandidate, ReadingDoubt>,
-): Decision {
+): FieldDecision {
   const doubt = entry ? (doubts.get(entry.candidate)?.penalty ?? 1) : 1;
   return { family: "date", best: toScored(entry), penalty: orderPenalty(entry?.candidate, source) * doubt };
 }
@@ -185,7 +185,7 @@ export function chooseDates(
   source: OrderSource,
   receipt: boolean,
   currentYear: number = new Date().getUTCFullYear(),
-): { issue: Decision; due: Decision } {
+): { issue: FieldDecision; due: FieldDecision } {
   const all = usable(layout, found, currentYear);
   const repaired = new Set(all.filter((c) => c.repaired));
   const doubts = new Map(all.map((candidate) => [candidate, readingDoubt(candidate, all, repaired, currentYear)]));

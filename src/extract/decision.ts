@@ -11,7 +11,7 @@ export interface Scored {
   words: Word[];
 }
 
-export interface Decision {
+export interface FieldDecision {
   family: Family;
   best: Scored | null;
   /** Confidence adjustment multiplier (e.g. an ambiguous date whose order was guessed). */
@@ -32,7 +32,7 @@ export function boundingBox(words: readonly Word[], pageOfWord: (id: number) => 
   };
 }
 
-export function toField(name: string, decision: Decision, pageOfWord: (id: number) => number): Field {
+export function toField(name: string, decision: FieldDecision, pageOfWord: (id: number) => number): Field {
   const curve = curveOf(decision.family);
   const best = decision.best;
   if (!best) return { name, value: null, confidence: curve.absent, boundingBox: null };

@@ -2,90 +2,18 @@
  * document.type from title words in many languages, weighted by prominence (larger text, higher on the first page),
  * plus the shape of a till receipt (tall narrow page, cash/change lines) and of a credit (a negative total).
  */
-import type { DOCUMENT_TYPES } from "../catalog/catalog.js";
 import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
-import { fold } from "./text.js";
-
-export type DocumentKind = (typeof DOCUMENT_TYPES)[number];
-
-const TITLES: Record<Exclude<DocumentKind, "other">, readonly string[]> = {
-  invoice: [
-    "invoice",
-    "tax invoice",
-    "invoice no",
-    "rechnung",
-    "handelsrechnung",
-    "baurechnung",
-    "schlussrechnung",
-    "teilrechnung",
-    "abschlagsrechnung",
-    "facture",
-    "factuur",
-    "factura",
-    "fattura",
-    "fatura",
-    "bill",
-    "invois",
-    "proforma invoice",
-    "commercial invoice",
-  ],
-  credit_note: [
-    "credit note",
-    "credit memo",
-    "gutschrift",
-    "rechnungskorrektur",
-    "korrekturrechnung",
-    "stornorechnung",
-    "storno",
-    "avoir",
-    "facture d'avoir",
-    "note de credit",
-    "creditnota",
-    "creditfactuur",
-    "nota de credito",
-    "nota di credito",
-  ],
-  receipt: [
-    "receipt",
-    "cash receipt",
-    "official receipt",
-    "sales receipt",
-    "cash sales",
-    "cash sale",
-    "cash bill",
-    "kassenbon",
-    "quittung",
-    "kassenbeleg",
-    "bon",
-    "recu",
-    "ticket de caisse",
-    "kassabon",
-    "recibo",
-    "ricevuta",
-    "resit",
-    "simplified tax invoice",
-  ],
-  statement: [
-    "statement",
-    "statement of account",
-    "account statement",
-    "bank statement",
-    "kontoauszug",
-    "releve",
-    "releve de compte",
-    "rekeningafschrift",
-    "extracto",
-    "estado de cuenta",
-    "penyata",
-  ],
-};
+import { foldForMatching } from "./text.js";
+import { type DocumentKind, isDocumentKind, titlesFor } from "./vocabulary/titles.js";
 
 /** Folded title -> the types it names. */
 const TITLE_KEYS: ReadonlyMap<string, readonly DocumentKind[]> = (() => {
   const map = new Map<string, DocumentKind[]>();
-  for (const [type, titles] of Object.entries(TITLES) as Array<[DocumentKind, readonly string[]]>) {
-    for (const title of titles) map.set(fold(title), [...(map.get(fold(title)) ?? []), type]);
+  for (const { text, kind } of titlesFor("type")) {
+    if (!isDocumentKind(kind)) continue;
+    const key = foldForMatching(text);
+    map.set(key, [...(map.get(key) ?? []), kind]);
   }
   return map;
 })();

@@ -6,7 +6,7 @@
 import type { Word } from "../document/model.js";
 import { type Candidate, labelsOf, ngramCandidates, spanOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
-import type { Decision, Scored } from "./decision.js";
+import type { FieldDecision, Scored } from "./decision.js";
 import type { LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
 import { parseCurrency } from "./normalise/currency.js";
@@ -62,14 +62,14 @@ function scoreIds(layout: Layout, roles: readonly LabelRole[], against: readonly
   return found.sort((a, b) => b.score - a.score);
 }
 
-function idDecision(found: IdScored[]): Decision {
+function idDecision(found: IdScored[]): FieldDecision {
   const [best] = found;
   const toScored = (e: IdScored | undefined): Scored | null =>
     e ? { value: e.value, score: e.score, words: e.candidate.words } : null;
   return { family: "identifier", best: toScored(best) };
 }
 
-export function documentNumber(layout: Layout, receipt: boolean): Decision {
+export function documentNumber(layout: Layout, receipt: boolean): FieldDecision {
   const roles: LabelRole[] = receipt
     ? ["receiptNumber", "invoiceNumber", "genericNumber"]
     : ["invoiceNumber", "creditNumber", "genericNumber"];
@@ -85,15 +85,15 @@ export function documentNumber(layout: Layout, receipt: boolean): Decision {
   return idDecision(scoreIds(layout, roles, against));
 }
 
-export function purchaseOrder(layout: Layout): Decision {
+export function purchaseOrder(layout: Layout): FieldDecision {
   return idDecision(scoreIds(layout, ["purchaseOrder"], ["invoiceNumber", "customerNumber", "taxId", "contact"]));
 }
 
-export function paymentReference(layout: Layout): Decision {
+export function paymentReference(layout: Layout): FieldDecision {
   return idDecision(scoreIds(layout, ["paymentReference"], ["purchaseOrder", "customerNumber", "taxId", "contact"]));
 }
 
-export function accountNumber(layout: Layout): Decision {
+export function accountNumber(layout: Layout): FieldDecision {
   const found = scoreIds(
     layout,
     ["accountNo"],
@@ -106,7 +106,7 @@ interface TypedScored extends Scored {
   candidate: Candidate;
 }
 
-function typedDecision(found: TypedScored[], family: Decision["family"]): Decision {
+function typedDecision(found: TypedScored[], family: FieldDecision["family"]): FieldDecision {
   const sorted = [...found].sort((a, b) => b.score - a.score);
   return { family, best: sorted[0] ?? null };
 }
@@ -153,11 +153,11 @@ function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TypedScore
   return found;
 }
 
-export function supplierTaxId(layout: Layout, customerBlock: readonly Word[]): Decision {
+export function supplierTaxId(layout: Layout, customerBlock: readonly Word[]): FieldDecision {
   return typedDecision(taxIds(layout, customerBlock), "taxId");
 }
 
-export function iban(layout: Layout): Decision {
+export function iban(layout: Layout): FieldDecision {
   const found = ngramCandidates(
     layout,
     9,
@@ -173,7 +173,7 @@ export function iban(layout: Layout): Decision {
   return typedDecision(found, "bank");
 }
 
-export function bic(layout: Layout, ibanWords: readonly Word[]): Decision {
+export function bic(layout: Layout, ibanWords: readonly Word[]): FieldDecision {
   const ibanRow = ibanWords[0] ? layout.wordPlace.get(ibanWords[0].id) : undefined;
   const ibanSegment = ibanRow ? layout.segments[ibanRow.segment] : undefined;
   const found = ngramCandidates(
@@ -197,7 +197,7 @@ export function bic(layout: Layout, ibanWords: readonly Word[]): Decision {
   return typedDecision(found, "bank");
 }
 
-export function bsb(layout: Layout): Decision {
+export function bsb(layout: Layout): FieldDecision {
   const found = ngramCandidates(
     layout,
     1,
@@ -215,7 +215,7 @@ export function bsb(layout: Layout): Decision {
   return typedDecision(found, "bank");
 }
 
-export function time(layout: Layout): Decision {
+export function time(layout: Layout): FieldDecision {
   const found = ngramCandidates(
     layout,
     2,
@@ -273,7 +273,7 @@ export function currency(
   amountCurrencies: ReadonlyArray<{ currency: string | null; words: Word[] }>,
   hints: LocaleHints,
   fallback: string | null,
-): Decision {
+): FieldDecision {
   const votes = new Map<string, { count: number; words: Word[]; labelled: boolean }>();
   const vote = (code: string, words: Word[], weight: number, labelled: boolean) => {
     const entry = votes.get(code) ?? { count: 0, words, labelled: false };

@@ -10,7 +10,7 @@ import { type AmountRole, chooseAmounts } from "./amounts.js";
 import { confidenceOf } from "./calibration.js";
 import { amountCandidates, dateCandidates } from "./candidates.js";
 import { chooseDates } from "./dates.js";
-import { type Decision, toField } from "./decision.js";
+import { type FieldDecision, toField } from "./decision.js";
 import { guessDocumentType } from "./document-type.js";
 import { headerRepairFor } from "./header-lexicon.js";
 import {
@@ -115,7 +115,7 @@ function plan(document: Document, options: ExtractOptions) {
     ),
   );
 
-  const deciders: Record<string, () => Decision> = {
+  const deciders: Record<string, () => FieldDecision> = {
     "invoice.number": () => documentNumber(layout, false),
     "invoice.date": () => invoiceDates().issue,
     "invoice.dueDate": () => invoiceDates().due,
@@ -186,9 +186,9 @@ export function rawDecisions(
   document: Document,
   names: readonly string[],
   options: ExtractOptions = {},
-): Map<string, Decision> {
+): Map<string, FieldDecision> {
   const { deciders } = plan(document, options);
-  const out = new Map<string, Decision>();
+  const out = new Map<string, FieldDecision>();
   for (const name of names) {
     const decide = deciders[name];
     if (decide) out.set(name, decide());

@@ -4,14 +4,14 @@
  * extract() call; everything downstream reads it.
  */
 import type { Box, Document, Page, Word } from "../document/model.js";
-import { fold } from "./text.js";
+import { foldForMatching } from "./text.js";
 
-export interface Segment {
+export interface LineSegment {
   /** Index in Layout.segments (reading order: page, then top to bottom, then left to right). */
   index: number;
   pageNum: number;
   words: Word[];
-  /** fold() of each word's text. */
+  /** foldForMatching() of each word's text. */
   folded: string[];
   text: string;
   box: Box;
@@ -27,14 +27,14 @@ export interface PageLayout {
   aspect: number;
   width: number;
   height: number;
-  segments: Segment[];
-  rows: Segment[][];
+  segments: LineSegment[];
+  rows: LineSegment[][];
   medianHeight: number;
 }
 
 export interface Layout {
   pages: PageLayout[];
-  segments: Segment[];
+  segments: LineSegment[];
   wordsById: Map<number, Word>;
   /** Where each word sits: segment index and position inside it. */
   wordPlace: Map<number, { segment: number; position: number }>;
@@ -80,9 +80,9 @@ function splitAtGaps(words: Word[], pageWidth: number, pageHeight: number): Word
   return parts;
 }
 
-function groupRows(segments: Segment[]): Segment[][] {
+function groupRows(segments: LineSegment[]): LineSegment[][] {
   const sorted = [...segments].sort((a, b) => a.box.y0 + a.box.y1 - (b.box.y0 + b.box.y1));
-  const rows: Segment[][] = [];
+  const rows: LineSegment[][] = [];
   for (const seg of sorted) {
     const row = rows[rows.length - 1];
     const first = row?.[0];
@@ -148,12 +148,12 @@ function deskewedLines(page: Page, slope: number): Word[][] {
 
 export function buildLayout(document: Document): Layout {
   const pages: PageLayout[] = [];
-  const segments: Segment[] = [];
+  const segments: LineSegment[] = [];
   const wordsById = new Map<number, Word>();
   const wordPlace = new Map<number, { segment: number; position: number }>();
   for (const page of document.pages) {
     for (const w of page.words) wordsById.set(w.id, w);
-    const pageSegments: Segment[] = [];
+    const pageSegments: LineSegment[] = [];
     const slope = page.source === "ocr" ? estimateSkew(page, wordsById) : 0;
     const lines =
       Math.abs(slope) > 0.004
@@ -175,7 +175,7 @@ export function buildLayout(document: Document): Layout {
           index: -1,
           pageNum: page.pageNum,
           words: part,
-          folded: part.map((w) => fold(w.text)),
+          folded: part.map((w) => foldForMatching(w.text)),
           text,
           // Geometry for reasoning is deskewed; the words keep their own boxes for the output.
           box: unionBox(part.map((w) => (slope === 0 ? w.box : deskew(w.box)))),

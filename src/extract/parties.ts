@@ -9,25 +9,17 @@
 import type { Word } from "../document/model.js";
 import { spanOf } from "./candidates.js";
 import { spanLabels } from "./context.js";
-import type { Decision, Scored } from "./decision.js";
+import type { FieldDecision, Scored } from "./decision.js";
 import { isTradeWord } from "./header-lexicon.js";
 import { LABELS, type LabelRole } from "./labels.js";
-import type { Layout, PageLayout, Segment } from "./layout.js";
-import { collapseSpaces, digitCount, fold, letterCount, upperCount } from "./text.js";
+import type { Layout, LineSegment, PageLayout } from "./layout.js";
+import { collapseSpaces, digitCount, foldForMatching, letterCount, upperCount } from "./text.js";
+import { titlesFor } from "./vocabulary/titles.js";
 
-/** Lines that are printed on receipts and invoices but are never a business name. */
+/** Lines that are printed on receipts and invoices but are never a business name: document titles and these. */
 const GENERIC = new Set(
   [
-    "tax invoice",
-    "simplified tax invoice",
-    "invoice",
-    "receipt",
-    "official receipt",
-    "cash receipt",
-    "cash sales",
-    "cash sale",
-    "cash bill",
-    "sales receipt",
+    ...titlesFor("header").map((t) => t.text),
     "welcome",
     "welcome to",
     "thank you",
@@ -36,47 +28,18 @@ const GENERIC = new Set(
     "merchant copy",
     "duplicate",
     "reprint",
-    "bill",
     "order",
-    "tax receipt",
-    "rechnung",
-    "quittung",
-    "kassenbon",
-    "beleg",
-    "facture",
-    "recu",
-    "ticket",
-    "factuur",
-    "bon",
-    "factura",
-    "recibo",
     "original",
     "gst summary",
-    "sales invoice",
-    "cash invoice",
-    "debit note",
-    "credit note",
-    "delivery order",
-    "quotation",
-    "statement",
-    "proforma",
-    "pro forma invoice",
     "table",
     "dine in",
     "take away",
     "takeaway",
     "member",
-    "resit",
-    "invois",
-    "invois cukai",
-    "resit rasmi",
-    "bil",
     "cash",
     "credit",
     "sales",
-    "gutschrift",
-    "avoir",
-  ].map(fold),
+  ].map(foldForMatching),
 );
 
 /** Legal forms and trade words that mark a business name, folded ("S.A.R.L." -> "sarl", "Sdn. Bhd." -> "sdn" "bhd"). */
@@ -153,14 +116,14 @@ const BUSINESS_WORDS = new Set(
     "pharmacie",
     "tienda",
     "winkel",
-  ].map(fold),
+  ].map(foldForMatching),
 );
 
 const COMPANY_SUFFIX = {
   test(text: string): boolean {
     const words = text
       .split(/[\s,]+/)
-      .map(fold)
+      .map(foldForMatching)
       .filter((w) => w !== "");
     return words.some((w, i) => BUSINESS_WORDS.has(w) || (i > 0 && BUSINESS_WORDS.has(`${words[i - 1]}${w}`)));
   },
@@ -170,21 +133,21 @@ const COMPANY_SUFFIX = {
 function hasLegalFormAfterName(text: string): boolean {
   const words = text
     .split(/[\s,]+/)
-    .map(fold)
+    .map(foldForMatching)
     .filter((w) => w !== "");
   return words.some((w, i) => i > 0 && BUSINESS_WORDS.has(w));
 }
 
-function rowSegments(page: PageLayout, row: number): Segment[] {
+function rowSegments(page: PageLayout, row: number): LineSegment[] {
   return page.rows[row] ?? [];
 }
 
-function rowText(segments: readonly Segment[]): string {
+function rowText(segments: readonly LineSegment[]): string {
   return collapseSpaces(segments.map((s) => s.text).join(" "));
 }
 
 /** Roles of labels a segment spells as a whole ("Tel:", "Bill To"). */
-function wholeLabel(seg: Segment): LabelRole[] {
+function wholeLabel(seg: LineSegment): LabelRole[] {
   const key = seg.folded.join("");
   return (LABELS.get(key) ?? []).map((e) => e.role);
 }
@@ -274,7 +237,7 @@ const COUNTRIES = new Set(
     "polska",
     "poland",
     "deutschland germany",
-  ].map(fold),
+  ].map(foldForMatching),
 );
 
 /** A line with a postcode (4+ digits, or a UK/Canadian/Dutch-style code): what follows it can only be a country. */
@@ -290,17 +253,19 @@ const STREET =
   /\b(street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|place|pl|court|ct|suite|unit|floor|strasse|straße|str|weg|gasse|platz|allee|ring|rue|avenue|chemin|boulevard|calle|avenida|plaza|paseo|straat|laan|plein|gracht|jalan|jln|lorong|lot|no)\b\.?/i;
 
 function isCountry(text: string): boolean {
-  return COUNTRIES.has(fold(text)) || text.split(/\s*\/\s*/).every((part) => COUNTRIES.has(fold(part)));
+  return (
+    COUNTRIES.has(foldForMatching(text)) || text.split(/\s*\/\s*/).every((part) => COUNTRIES.has(foldForMatching(part)))
+  );
 }
 
 /** A line that ends an address block: phone, e-mail, tax id, a date, a document title... */
-function isStopLine(segs: readonly Segment[]): boolean {
+function isStopLine(segs: readonly LineSegment[]): boolean {
   const text = rowText(segs);
   // An e-mail address or web site; a lone "@" is OCR's reading of a digit ("5220@ Kuala Lumpur").
   if (/\S@\S+\.\w|www\.|https?:|\.com\b/i.test(text)) return true;
   // The one-line sender address above a letter's address window ("ACME GmbH · Street 1 · 12345 City").
   if (/\s[·●•|]\s/.test(text)) return true;
-  if (GENERIC.has(fold(text))) return true;
+  if (GENERIC.has(foldForMatching(text))) return true;
   const first = segs[0];
   if (!first) return true;
   for (let end = 1; end <= Math.min(first.words.length, 4); end++) {
@@ -358,8 +323,8 @@ function joinAddress(lines: readonly string[]): string {
 }
 
 export interface PartyDecision {
-  name: Decision;
-  address: Decision;
+  name: FieldDecision;
+  address: FieldDecision;
 }
 
 function scoredOf(value: string, score: number, words: Word[]): Scored {
@@ -382,7 +347,7 @@ function editDistance(a: string, b: string): number {
 }
 
 function isGeneric(text: string): boolean {
-  const key = fold(text);
+  const key = foldForMatching(text);
   const known = GENERIC_SEEN.get(key);
   if (known !== undefined) return known;
   const generic = isGenericKey(key);
@@ -551,15 +516,15 @@ const OPERATOR_LABELS = new Set(
     "propiedad de",
     "operado por",
     "dimiliki oleh",
-  ].map(fold),
+  ].map(foldForMatching),
 );
 
 /** How many leading words are an operator label ("Owned : By :"), the signs after it included; 0 when none. */
 function operatorLabelLength(words: readonly Word[]): number {
   for (let k = Math.min(5, words.length); k >= 1; k--) {
-    if (!OPERATOR_LABELS.has(fold(wordsText(words.slice(0, k))))) continue;
+    if (!OPERATOR_LABELS.has(foldForMatching(wordsText(words.slice(0, k))))) continue;
     let end = k;
-    while (end < words.length && fold((words[end] as Word).text) === "") end++;
+    while (end < words.length && foldForMatching((words[end] as Word).text) === "") end++;
     return end;
   }
   return 0;
@@ -574,7 +539,8 @@ function dropLeadingLabel(words: Word[]): Word[] {
   const operator = operatorLabelLength(words);
   const colon = words.findIndex((w, i) => i < 3 && /\p{L}:$/u.test(w.text));
   const isNameLabel =
-    colon >= 0 && (LABELS.get(fold(wordsText(words.slice(0, colon + 1)))) ?? []).some((e) => e.role === "name");
+    colon >= 0 &&
+    (LABELS.get(foldForMatching(wordsText(words.slice(0, colon + 1)))) ?? []).some((e) => e.role === "name");
   const cut = operator > 0 ? operator : isNameLabel ? colon + 1 : 0;
   return cut > 0 && letterCount(wordsText(words.slice(cut))) >= 3 ? words.slice(cut) : words;
 }
@@ -670,7 +636,7 @@ const NAME_PARTICLES = new Set(
     "to",
     "at",
     "by",
-  ].map(fold),
+  ].map(foldForMatching),
 );
 
 /**
@@ -684,7 +650,7 @@ function strayTokens(name: string): number {
       (t) =>
         isGarbageToken(t) ||
         /^[^\p{L}\d&(]+$/u.test(t) ||
-        (/^\p{L}{1,2}$/u.test(t) && !NAME_PARTICLES.has(fold(t)) && !BUSINESS_WORDS.has(fold(t))),
+        (/^\p{L}{1,2}$/u.test(t) && !NAME_PARTICLES.has(foldForMatching(t)) && !BUSINESS_WORDS.has(foldForMatching(t))),
     ).length;
 }
 
@@ -708,7 +674,7 @@ function withoutCaseStrays(name: string): string {
     digitCount(w) === 0 &&
     letterCount(w) > 0 &&
     letterCount(w) <= 3 &&
-    !BUSINESS_WORDS.has(fold(w));
+    !BUSINESS_WORDS.has(foldForMatching(w));
   let start = 0;
   let end = words.length;
   while (start < end - 1 && stray(words[start])) start++;
@@ -792,7 +758,7 @@ export function merchant(layout: Layout, repair: (word: Word) => Word = (word) =
   }
   // "BEMED (SP) SDN." + "BHD.": a legal form alone on the next line completes the name.
   const after = rowWords((nameRows[nameRows.length - 1] ?? best.row) + 1);
-  if (after.length > 0 && after.length <= 2 && after.every((w) => BUSINESS_WORDS.has(fold(w.text)))) {
+  if (after.length > 0 && after.length <= 2 && after.every((w) => BUSINESS_WORDS.has(foldForMatching(w.text)))) {
     nameRows.push((nameRows[nameRows.length - 1] ?? best.row) + 1);
   }
   // A registration number printed after the name, "(139386 X)", is not part of it.
@@ -817,7 +783,7 @@ export function merchant(layout: Layout, repair: (word: Word) => Word = (word) =
  * A row holding text rather than specks: some segment OCR read with fair confidence and a few letters or digits. A
  * logo or a stamp comes out as rows of doubtful two- and three-letter "words" ("ee", "Riese", "oA ae").
  */
-function isTextRow(segs: readonly Segment[]): boolean {
+function isTextRow(segs: readonly LineSegment[]): boolean {
   return segs.some((s) => meanConfidence(s.words) >= 0.65 && letterCount(s.text) + digitCount(s.text) >= 3);
 }
 
@@ -827,13 +793,13 @@ function isTextRow(segs: readonly Segment[]): boolean {
  * less than full confidence, where another segment of the row was read well. Doubtful segments between two printed
  * ones stay: they are part of the line, misread.
  */
-function withoutNoiseSegments(segs: readonly Segment[]): Segment[] {
+function withoutNoiseSegments(segs: readonly LineSegment[]): LineSegment[] {
   if (!segs.some((s) => meanConfidence(s.words) >= 0.8)) return [...segs];
   // A lone letter joined by "&" to the next or previous segment ("B | & B RESTAURANT") is part of the line.
   const joined = (i: number) =>
     (segs[i + 1]?.text.startsWith("&") ?? false) || (segs[i - 1]?.text.trimEnd().endsWith("&") ?? false);
   const noise = (i: number) => {
-    const s = segs[i] as Segment;
+    const s = segs[i] as LineSegment;
     const confidence = meanConfidence(s.words);
     const chars = letterCount(s.text) + digitCount(s.text);
     return confidence < 0.5 || (confidence < 0.8 && chars <= 1 && !(letterCount(s.text) === 1 && joined(i)));
@@ -853,7 +819,7 @@ const SPACED_TAIL = 3;
  * E | 3 | H O | R"): a stamp or a logo's letters, however surely OCR read each one, never continue a name or an
  * address line. A row that is all spaced letters ("T E S C O") keeps them.
  */
-function withoutSpacedTail(segs: readonly Segment[]): number {
+function withoutSpacedTail(segs: readonly LineSegment[]): number {
   let end = segs.length;
   while (end > 1 && letterCount(segs[end - 1]?.text ?? "") + digitCount(segs[end - 1]?.text ?? "") <= 2) end--;
   const head = segs.slice(0, end);
@@ -905,7 +871,7 @@ function isLabelledNumber(text: string): boolean {
 function beforeContact(words: readonly Word[]): Word[] {
   const cut = words.findIndex((w, i) => {
     if (i === 0) return false;
-    const roles = (LABELS.get(fold(w.text)) ?? []).map((e) => e.role);
+    const roles = (LABELS.get(foldForMatching(w.text)) ?? []).map((e) => e.role);
     if (!roles.includes("contact")) return false;
     const next = words[i + 1]?.text ?? "";
     return /[:.]$/.test(w.text) || /^[:+(\d]/.test(next) || /^(no|nr)\b/i.test(next);
@@ -923,7 +889,7 @@ const WEB = /(^|\s)(www?e?|https?)\b|\.\s?(com|net|org)\b/i;
  * Lines under a name that are never part of its address: contacts, ids and registration numbers ("SA0127959-D"),
  * headings, labels waiting for their value ("Owned By:", "PASARAYA ... :"), the operator's legal name...
  */
-function isNonAddressLine(segs: readonly Segment[], text: string): boolean {
+function isNonAddressLine(segs: readonly LineSegment[], text: string): boolean {
   return (
     isStopLine(segs) ||
     isRegistrationLine(text) ||
@@ -1065,8 +1031,8 @@ function addressEvidence(run: AddressRun): number {
 }
 
 /** Lines of a block starting at `row` in the column of `x0`: left-aligned, no big vertical gap. */
-function blockBelow(page: PageLayout, row: number, x0: number, x1: number, maxLines: number): Segment[][] {
-  const lines: Segment[][] = [];
+function blockBelow(page: PageLayout, row: number, x0: number, x1: number, maxLines: number): LineSegment[][] {
+  const lines: LineSegment[][] = [];
   let lastBottom: number | null = null;
   let lastTop: number | null = null;
   let pitch: number | null = null;
@@ -1095,7 +1061,7 @@ const SALUTATION =
   /^(herrn?|frau|firma|mr\.?|mrs\.?|ms\.?|miss|m\.|mme|monsieur|madame|dhr\.?|mevr\.?|sr\.?|sra\.?|don|do[nñ]a)$/i;
 
 /** "Nummer: 549910", "GLN 4000001123452", "Handelsname: 9999": label-value lines inside a party block. */
-function isLabelValueLine(line: readonly Segment[]): boolean {
+function isLabelValueLine(line: readonly LineSegment[]): boolean {
   const text = rowText(line);
   if (line.length > 1 && line[0] && wholeLabel(line[0]).length > 0) return true;
   if (/^[\p{L}][\p{L}.\-/ ]{1,30}\s?:\s*\S/u.test(text)) return true;
@@ -1107,9 +1073,9 @@ function isLabelValueLine(line: readonly Segment[]): boolean {
  * one when the first is a salutation or when the next carries the company suffix the first lacks; label-value and
  * attention lines are skipped; a line without digits right after the name is a contact person, not an address.
  */
-function splitBlock(lines: Segment[][]): { name: Segment[]; address: Segment[] } {
-  const name: Segment[] = [];
-  const address: Segment[] = [];
+function splitBlock(lines: LineSegment[][]): { name: LineSegment[]; address: LineSegment[] } {
+  const name: LineSegment[] = [];
+  const address: LineSegment[] = [];
   let nameOpen = false;
   for (const line of lines) {
     const seg = line[0];
@@ -1150,7 +1116,7 @@ function withoutTitle(name: string): string {
   return name;
 }
 
-function blockDecision(lines: Segment[][], base: number): PartyDecision {
+function blockDecision(lines: LineSegment[][], base: number): PartyDecision {
   const { name, address } = splitBlock(lines);
   const nameWords = name.flatMap((s) => s.words);
   const addressWords = address.flatMap((s) => s.words);
@@ -1166,8 +1132,8 @@ function blockDecision(lines: Segment[][], base: number): PartyDecision {
 
 /** The value segment of a "Name:" / "Anschrift:" row inside a labelled section. */
 function labelledRows(page: PageLayout, from: number): PartyDecision | null {
-  let name: { segs: Segment[]; row: number } | null = null;
-  const addressSegs: Segment[] = [];
+  let name: { segs: LineSegment[]; row: number } | null = null;
+  const addressSegs: LineSegment[] = [];
   for (let r = from; r < Math.min(page.rows.length, from + 8); r++) {
     const segs = rowSegments(page, r);
     const [label, value] = segs;
@@ -1180,7 +1146,7 @@ function labelledRows(page: PageLayout, from: number): PartyDecision | null {
     }
     if (roles.includes("name") && !name) {
       // A long name wraps upwards in some layouts: unlabelled lines in the value column right above belong to it.
-      const above: Segment[] = [];
+      const above: LineSegment[] = [];
       for (let u = r - 1; u >= from; u--) {
         const row = rowSegments(page, u);
         const only = row[0];
@@ -1225,7 +1191,7 @@ function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDeci
         const roles = wholeLabel(seg);
         if (!roles.includes(role)) continue;
         // "Client" alone in a table header row is no section label: require the segment to stand alone on its row.
-        const strong = fold(seg.text).length > 3 || rowSegments(page, r).length === 1;
+        const strong = foldForMatching(seg.text).length > 3 || rowSegments(page, r).length === 1;
         if (!strong) continue;
         const rows = labelledRows(page, r + 1);
         if (rows) return rows;
@@ -1241,11 +1207,11 @@ function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDeci
 function headerParty(layout: Layout): PartyDecision | null {
   const page = layout.pages[0];
   if (!page) return null;
-  let best: { row: number; seg: Segment; score: number } | null = null;
+  let best: { row: number; seg: LineSegment; score: number } | null = null;
   for (let r = 0; r < page.rows.length; r++) {
     for (const seg of rowSegments(page, r)) {
       if (seg.box.y0 > 0.3) continue;
-      if (GENERIC.has(fold(seg.text)) || isStopLine([seg])) continue;
+      if (GENERIC.has(foldForMatching(seg.text)) || isStopLine([seg])) continue;
       // Values of "Label: value" pairs and the first line under a "Bill to" label are not the issuer's name.
       if (isLabelValueLine([seg])) continue;
       const above = spanLabels(layout, spanOf(seg, 0, 1)).above;

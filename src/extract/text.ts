@@ -1,7 +1,7 @@
 /** Text folding shared by label matching and heuristics: case, accents and punctuation never decide a match. */
 
 /** Lower case, accents stripped, only letters, digits, '#' and '%' kept ("USt.-IdNr.:" -> "ustidnr", "N°" -> "n"). */
-export function fold(text: string): string {
+export function foldForMatching(text: string): string {
   const cached = FOLDED.get(text);
   if (cached !== undefined) return cached;
   if (FOLDED.size > 50_000) FOLDED.clear();

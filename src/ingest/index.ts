@@ -6,5 +6,6 @@ export { onChildProcess } from "./ocr/child-processes.js";
 export type { OcrEngine, OcrEngineKind, OcrResult } from "./ocr/engine.js";
 export { createOcrEngine, defaultOcrEngine } from "./ocr/factory.js";
 export type { RawWord as OcrWord } from "./page-builder.js";
+export { readAttachments } from "./page-source.js";
 export { renderPage } from "./render.js";
 export { sniffType } from "./sniff.js";

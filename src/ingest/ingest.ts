@@ -1,17 +1,15 @@
 import { availableParallelism } from "node:os";
-import type { Document, Page, WordSource } from "../document/model.js";
+import type { Document, Page, PageWarning, WordSource } from "../document/model.js";
 import { createLimiter, mapConcurrent } from "./concurrency.js";
 import { recogniseFaintPage } from "./faint-page.js";
-import { imageForOcr, inspectImage, placeWords } from "./image.js";
-import { checkPageCount, checkSize } from "./limits.js";
+import { placeWords } from "./image.js";
+import { checkPageCount } from "./limits.js";
 import type { OcrEngine } from "./ocr/engine.js";
 import { defaultOcrEngine } from "./ocr/factory.js";
 import { buildPage, type RawWord } from "./page-builder.js";
-import { withPdf } from "./pdf-open.js";
-import { pdfPageSize, textLayerWords } from "./pdf-pages.js";
-import { loadScanSource } from "./pdf-scan-image.js";
-import { OCR_DPI, pdfPageOcrImage } from "./rasterise.js";
-import { sniffType } from "./sniff.js";
+import { isPageFailure, pageWarning } from "./page-failure.js";
+import { type OpenedPages, type PageSize, sourceOf } from "./page-source.js";
+import { OCR_DPI } from "./rasterise.js";
 
 export interface IngestOptions {
   /** OCR engine for scanned pages and images; default: defaultOcrEngine(). */
@@ -32,73 +30,75 @@ interface PageContent {
   words: RawWord[];
 }
 
+/** A page read, or the failure that left it without words (with its size when that much could be read). */
+type PageOutcome = { read: PageContent } | { pageNum: number; size: PageSize; failure: unknown };
+
 /**
- * Bytes in, Document out: sniff, limits, then per page the PDF text layer when it is usable, else OCR of the page
- * rendered at 200 dpi; images are OCR'd upright and in grey, and a page OCR reads nearly empty is read again with its
- * contrast stretched (faint-page.ts). Pages run in parallel; the first failing page aborts the others and its typed
- * error is thrown.
+ * Bytes in, Document out: sniff, limits, then per page the text layer when it is usable, else OCR of the page's
+ * image (a PDF page rendered at 200 dpi, an image upright and in grey); a page OCR reads nearly empty is read again
+ * with its contrast stretched (faint-page.ts). Pages run in parallel. A page that cannot be read (damaged content,
+ * OCR failing on it) is kept without words and named in the Document's warnings; the file fails only when no page
+ * can be read, or on a limit, a timeout or an abort, which stop the other pages and throw their typed error.
  */
 export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Promise<Document> {
-  const type = sniffType(bytes);
-  checkSize(bytes);
+  const { type, source } = sourceOf(bytes);
   options.signal?.throwIfAborted();
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
   const ocrSlot = createLimiter(concurrency);
   const ocr = (image: Buffer) => ocrSlot(() => recogniseFaintPage(options.ocr ?? defaultOcrEngine(), image, signal));
-  const timed = async (pageNum: number, read: () => Promise<PageContent>): Promise<PageContent> => {
-    const started = performance.now();
-    try {
-      const content = await read();
-      options.onPage?.({ pageNum, source: content.source, ms: performance.now() - started });
-      return content;
-    } catch (err) {
-      stop.abort(err);
-      throw err;
-    }
+
+  const readPage = async (pages: OpenedPages, pageNum: number, size: PageSize): Promise<PageContent> => {
+    const words = await pages.textLayer(pageNum);
+    if (words) return { pageNum, ...size, source: "text", words };
+    const { image, region } = await pages.ocrImage(pageNum, OCR_DPI);
+    return { pageNum, ...size, source: "ocr", words: placeWords((await ocr(image)).words, region, size) };
   };
 
-  let contents: PageContent[];
-  if (type === "pdf") {
-    contents = await withPdf(
-      bytes,
-      async (doc) => {
-        checkPageCount(doc.numPages);
-        // Opened with pdf-lib only once a page needs OCR, to read scans' raw JPEG streams (see pdfPageOcrImage).
-        let scanSource: ReturnType<typeof loadScanSource> | undefined;
-        const pageNums = Array.from({ length: doc.numPages }, (_, i) => i + 1);
-        // One page more than OCR slots: while every slot runs OCR, the next page renders on this thread.
-        return mapConcurrent(pageNums, concurrency + 1, (pageNum) =>
-          timed(pageNum, async () => {
-            signal.throwIfAborted();
-            const size = await pdfPageSize(doc, pageNum);
-            const words = await textLayerWords(doc, pageNum);
-            if (words) return { pageNum, ...size, source: "text", words };
-            scanSource ??= loadScanSource(bytes);
-            const { image } = await pdfPageOcrImage(doc, await scanSource, pageNum, OCR_DPI);
-            return { pageNum, ...size, source: "ocr", words: (await ocr(image)).words };
-          }),
-        );
-      },
-      options.signal,
-    );
-  } else {
-    const size = await inspectImage(bytes, type);
-    contents = [
-      await timed(1, async () => {
-        const { image, region } = await imageForOcr(bytes, size);
-        const words = placeWords((await ocr(image)).words, region, size);
-        return { pageNum: 1, ...size, source: "ocr", words };
-      }),
-    ];
-  }
+  const outcomes = await source.open(
+    bytes,
+    async (pages) => {
+      checkPageCount(pages.pageCount);
+      const pageNums = Array.from({ length: pages.pageCount }, (_, i) => i + 1);
+      // One page more than OCR slots: while every slot runs OCR, the next page renders on this thread.
+      const all = await mapConcurrent(pageNums, concurrency + 1, async (pageNum): Promise<PageOutcome> => {
+        signal.throwIfAborted();
+        const started = performance.now();
+        let size: PageSize = { width: 0, height: 0 };
+        try {
+          size = await pages.size(pageNum);
+          const read = await readPage(pages, pageNum, size);
+          options.onPage?.({ pageNum, source: read.source, ms: performance.now() - started });
+          return { read };
+        } catch (err) {
+          if (signal.aborted || !isPageFailure(err)) {
+            stop.abort(err);
+            throw err;
+          }
+          return { pageNum, size, failure: err };
+        }
+      });
+      const first = all[0];
+      // Thrown inside `use`, so the source turns a parser's untyped error into the format's typed one.
+      if (first && "failure" in first && all.every((o) => "failure" in o)) throw first.failure;
+      return all;
+    },
+    options.signal,
+  );
 
   let nextId = 0;
-  const pages: Page[] = contents.map((c) => {
-    const page = buildPage(c.pageNum, c, c.source, c.words, nextId);
+  const warnings: PageWarning[] = [];
+  const pages: Page[] = outcomes.map((outcome) => {
+    if ("failure" in outcome) {
+      warnings.push(pageWarning(outcome.pageNum, outcome.failure));
+      // Not read from a text layer, so counted with the pages the text layer did not give.
+      return buildPage(outcome.pageNum, outcome.size, "ocr", [], nextId);
+    }
+    const { read } = outcome;
+    const page = buildPage(read.pageNum, read, read.source, read.words, nextId);
     nextId += page.words.length;
     return page;
   });
-  return { type, pages };
+  return warnings.length > 0 ? { type, pages, warnings } : { type, pages };
 }

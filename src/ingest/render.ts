@@ -1,9 +1,5 @@
 import { DocsiftError } from "../domain/errors.js";
-import { decodeImage, inspectImage, toBuffer } from "./image.js";
-import { checkSize } from "./limits.js";
-import { withPdf } from "./pdf-open.js";
-import { colourPng, rasterisePdfPage } from "./rasterise.js";
-import { sniffType } from "./sniff.js";
+import { sourceOf } from "./page-source.js";
 
 /** Screen resolution by default: the page is for people (review console, result images), not for OCR. */
 const DEFAULT_DPI = 150;
@@ -22,15 +18,10 @@ export async function renderPage(bytes: Uint8Array, pageNum: number, options: { 
   const dpi = options.dpi ?? DEFAULT_DPI;
   if (!(Number.isFinite(dpi) && dpi >= MIN_DPI && dpi <= MAX_DPI))
     throw new DocsiftError("bad_request", `dpi must be between ${MIN_DPI} and ${MAX_DPI}.`);
-  const type = sniffType(bytes);
-  checkSize(bytes);
-  if (type !== "pdf") {
-    if (pageNum !== 1) throw noSuchPage(pageNum, 1);
-    await inspectImage(bytes, type);
-    return (await toBuffer(decodeImage(bytes).png())).data;
-  }
-  return withPdf(bytes, async (doc) => {
-    if (!Number.isInteger(pageNum) || pageNum < 1 || pageNum > doc.numPages) throw noSuchPage(pageNum, doc.numPages);
-    return colourPng(await rasterisePdfPage(doc, pageNum, dpi));
+  const { source } = sourceOf(bytes);
+  return source.open(bytes, async (pages) => {
+    if (!Number.isInteger(pageNum) || pageNum < 1 || pageNum > pages.pageCount)
+      throw noSuchPage(pageNum, pages.pageCount);
+    return pages.png(pageNum, dpi);
   });
 }

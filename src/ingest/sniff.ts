@@ -1,4 +1,4 @@
-import type { DocumentType } from "../document/model.js";
+import type { FileFormat } from "../document/model.js";
 import { DocsiftError } from "../domain/errors.js";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -18,7 +18,7 @@ export function pdfHeaderOffset(bytes: Uint8Array): number {
 }
 
 /** The type by content alone: a file's name and Content-Type are whatever the client said, so they are ignored. */
-export function sniffType(bytes: Uint8Array): DocumentType {
+export function sniffType(bytes: Uint8Array): FileFormat {
   if (bytes.byteLength === 0) throw new DocsiftError("empty_file", "The file is empty.");
   if (startsWith(bytes, PNG_SIGNATURE)) return "png";
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "jpeg";

@@ -7,17 +7,20 @@
  * sent while it was down are lost, so after every reconnect the files still being waited on are checked in the store
  * and the finished ones woken: a waiter never sleeps past a completion because of an outage.
  */
-import { type Kysely, sql } from "kysely";
+import { type QueryExecutorProvider, sql } from "kysely";
 import pg from "pg";
-import type { PgDatabase } from "../store/postgres/schema.js";
 import { type CompletionSignal, inProcessCompletion } from "./completion.js";
+import type { JobStore } from "./job-files.js";
 
 export const COMPLETION_CHANNEL = "docsift_file_done";
 
 export interface PgCompletionOptions {
   /** The same database as the store (DATABASE_URL). */
   url: string;
-  db: Kysely<PgDatabase>;
+  /** A connection pool on that database (the store's Kysely instance), for sending notifications. */
+  db: QueryExecutorProvider;
+  /** Where a reconnected session checks the files still waited on. */
+  store: JobStore;
   /** Connection problems of the LISTEN session; it reconnects by itself. */
   onError: (err: Error) => void;
   /** Extra channels to listen on, with their handlers (the queue's "job waiting" wake-up). */
@@ -87,13 +90,7 @@ export async function startPgCompletion(options: PgCompletionOptions): Promise<P
     const ids = [...waiting.keys()];
     if (ids.length === 0) return;
     try {
-      const rows = await options.db
-        .selectFrom("files")
-        .select("id")
-        .where("id", "in", ids)
-        .where("status", "in", ["FINALISED", "FAILED"])
-        .execute();
-      for (const row of rows) local.notify(row.id);
+      for (const id of await options.store.files.finishedIds(ids)) local.notify(id);
     } catch (err) {
       options.onError(err instanceof Error ? err : new Error(String(err)));
     }

@@ -14,13 +14,11 @@
  * New jobs are announced with NOTIFY so idle workers fetch at once instead of waiting for their next poll.
  */
 
-import type { Kysely } from "kysely";
+import pg from "pg";
 import PgBoss from "pg-boss";
 import { MAX_ATTEMPTS, MAX_INTERRUPTIONS } from "../domain/attempts.js";
 import type { ErrorBody } from "../domain/errors.js";
-import { createPgPool } from "../store/postgres/pg-store.js";
-import type { PgDatabase } from "../store/postgres/schema.js";
-import type { Store } from "../store/types.js";
+import type { JobStore } from "./job-files.js";
 import type { JobHandler, JobQueue } from "./job-queue.js";
 import type { PgCompletion } from "./pg-completion.js";
 
@@ -64,22 +62,12 @@ export function searchPathSchema(url: string): string | undefined {
   return match?.[1];
 }
 
-export function pgQueueSettingsFromEnv(url: string, env: NodeJS.ProcessEnv = process.env): PgQueueSettings {
-  const int = (name: string, fallback: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be an integer >= 1, got "${raw}"`);
-    return n;
-  };
-  return {
-    schema: env.PGBOSS_SCHEMA || (searchPathSchema(url) ? `${searchPathSchema(url)}_pgboss` : "pgboss"),
-    expireInSeconds: int("DOCSIFT_JOB_EXPIRE_SECONDS", 900),
-    maintenanceIntervalSeconds: int("DOCSIFT_QUEUE_MAINTENANCE_SECONDS", 30),
-    pollingIntervalSeconds: int("DOCSIFT_QUEUE_POLL_SECONDS", 2),
-    retryLimit: int("DOCSIFT_JOB_RETRIES", MAX_ATTEMPTS + 3),
-    retryDelaySeconds: int("DOCSIFT_JOB_RETRY_DELAY_SECONDS", 2),
-  };
+/** What a deployment tunes (runtime/config.ts reads it); an unset schema follows the URL's search_path. */
+export type PgQueueTuning = Omit<PgQueueSettings, "schema"> & { schema: string | undefined };
+
+export function pgQueueSettings(url: string, tuning: PgQueueTuning): PgQueueSettings {
+  const searchPath = searchPathSchema(url);
+  return { ...tuning, schema: tuning.schema || (searchPath ? `${searchPath}_pgboss` : "pgboss") };
 }
 
 export interface PgQueueOptions {
@@ -91,8 +79,8 @@ export interface PgQueueOptions {
   worker?: {
     handler: JobHandler;
     concurrency: number;
-    store: Store;
-    db: Kysely<PgDatabase>;
+    /** The files the jobs are for: the dead-letter handler and the sweep ask the store about them. */
+    store: JobStore;
     onDeadLetter: (fileId: string) => void;
   };
 }
@@ -108,10 +96,22 @@ interface FileJob {
   fileId: string;
 }
 
+/**
+ * pg-boss's connections, apart from the store's. Without a listener an idle client's error (a server restart) would
+ * be an uncaught exception, and pg listens only on idle clients: one checked out between two queries when the server
+ * goes away would crash the process. Broken connections are replaced on the next query.
+ */
+function bossPool(url: string, onError: (err: Error) => void): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on("error", onError);
+  pool.on("connect", (client) => client.on("error", onError));
+  return pool;
+}
+
 export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
   const { settings } = options;
   // pg-boss runs its SQL on a pool of ours, hardened against connections dropped by a server restart.
-  const pool = createPgPool(options.url, { maxConnections: 4, onIdleError: options.onError });
+  const pool = bossPool(options.url, options.onError);
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
     schema: settings.schema,
@@ -232,15 +232,9 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
     },
     async sweep() {
       if (!worker) return 0;
-      const rows = await worker.db
-        .selectFrom("files")
-        .select("id")
-        .where("status", "=", "RECEIVED")
-        .where("started_at", "is", null)
-        .orderBy("uploaded_at")
-        .execute();
-      for (const row of rows) await enqueue(row.id);
-      return rows.length;
+      const ids = await worker.store.files.listNeverStarted();
+      for (const id of ids) await enqueue(id);
+      return ids.length;
     },
     async drain() {
       clearInterval(depthTimer);

@@ -5,7 +5,7 @@
  * document number is strong, a title or a change of paper is suggestive, a shared tax id is weak (one supplier
  * sends many invoices).
  */
-import type { PageFeatures } from "./page-features.js";
+import type { PageFeatures } from "./types.js";
 
 export interface BoundaryEvidence {
   score: number;

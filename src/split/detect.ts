@@ -5,10 +5,10 @@
  */
 import type { Document } from "../document/model.js";
 import { boundaryEvidence, decisionConfidence } from "./boundary.js";
-import { type PageFeatures, pageFeatures } from "./page-features.js";
-import type { Segment } from "./types.js";
+import { pageFeatures } from "./page-features.js";
+import type { PageFeatures, PageRange } from "./types.js";
 
-export interface Decision {
+export interface BoundaryDecision {
   /** The two pages compared (1-based; blanks between them skipped). */
   after: number;
   before: number;
@@ -18,8 +18,8 @@ export interface Decision {
 }
 
 /** Every boundary decision, for the bench's error analysis and for detectDocuments. */
-export function boundaryDecisions(features: readonly PageFeatures[]): Decision[] {
-  const decisions: Decision[] = [];
+export function boundaryDecisions(features: readonly PageFeatures[]): BoundaryDecision[] {
+  const decisions: BoundaryDecision[] = [];
   let previous: PageFeatures | null = null;
   let blankBetween = false;
   for (const page of features) {
@@ -48,13 +48,13 @@ export function documentFeatures(document: Document): PageFeatures[] {
 }
 
 /** Segments from precomputed features (the bench reuses features; detectDocuments computes them). */
-export function segmentsFrom(features: readonly PageFeatures[]): Segment[] {
+export function segmentsFrom(features: readonly PageFeatures[]): PageRange[] {
   const content = features.filter((f) => !f.blank);
   const first = content[0];
   // An upload of nothing but blank pages is still one document: the child gets every page.
   if (!first) return features.length === 0 ? [] : [{ pages: features.map((f) => f.pageNum), confidence: 0.5 }];
   const decisions = boundaryDecisions(features);
-  const segments: Segment[] = [];
+  const segments: PageRange[] = [];
   let current: number[] = [first.pageNum];
   let confidence = 1;
   for (const d of decisions) {
@@ -73,6 +73,6 @@ export function segmentsFrom(features: readonly PageFeatures[]): Segment[] {
 }
 
 /** The sub-documents of an upload, in page order; a single document yields one segment. */
-export function detectDocuments(document: Document): Segment[] {
+export function detectDocuments(document: Document): PageRange[] {
   return segmentsFrom(documentFeatures(document));
 }

@@ -1,5 +1,5 @@
-/** Split: find the sub-documents of one upload and cut them out as PDFs. Pure; the service does the I/O. */
-export { boundaryDecisions, type Decision, detectDocuments, documentFeatures, segmentsFrom } from "./detect.js";
-export { type PageFeatures, pageFeatures } from "./page-features.js";
-export { slicePdf } from "./pdf-slice.js";
-export type { Segment } from "./types.js";
+/** Split: find the sub-documents of one upload and cut them out. Pure; the service does the I/O. */
+export { type BoundaryDecision, boundaryDecisions, detectDocuments, documentFeatures, segmentsFrom } from "./detect.js";
+export { pageFeatures } from "./page-features.js";
+export { type SlicedFile, sliceFile } from "./slice.js";
+export type { PageFeatures, PageRange } from "./types.js";

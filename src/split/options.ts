@@ -11,17 +11,8 @@
  */
 import { resolveFieldSets, type Selection } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
-import { parseValidatePlan } from "../validate/conditions.js";
-
-export type ChildWorkflow = "prediction" | "validate";
-
-/** What a split parent stores as its options: the plan for its children. */
-export interface SplitPlan {
-  childWorkflow: ChildWorkflow;
-  childSelection: Selection;
-  /** Each child's stored options: the checked validation plan when children validate; absent otherwise. */
-  childOptions?: Record<string, unknown>;
-}
+import type { ChildWorkflowId, SplitOptions } from "../domain/workflow-plan.js";
+import { parseValidateOptions } from "../validate/conditions.js";
 
 function bad(message: string): DocsiftError {
   return new DocsiftError("bad_request", message);
@@ -64,31 +55,35 @@ function childSelection(where: string, options: unknown): Selection | null {
   return selection;
 }
 
-function childWorkflowName(where: string, value: unknown): ChildWorkflow {
+function childWorkflowName(where: string, value: unknown): ChildWorkflowId {
   if (typeof value !== "string" || value.trim() === "") throw bad(`${where} must name a workflow, e.g. "prediction".`);
   const name = value.trim();
   if (name === "prediction" || name === "validate") return name;
   throw bad(`${where} "${name}" is not a child workflow; the values are "prediction" and "validate".`);
 }
 
+/** `read(value)` when the parameter was given, undefined otherwise. */
+function ifGiven<T, R>(value: T | undefined, read: (value: T) => R): R | undefined {
+  return value === undefined ? undefined : read(value);
+}
+
 /**
- * Checks a split upload's options. `childWorkflowId` and `childWorkflowOptions` are the form parameters (the latter
- * already parsed to an object), `workflowOptions` the parsed workflowOptions, `selection` the upload's own.
+ * Checks a split upload's options into the children's plan. `childWorkflowId` and `childWorkflowOptions` are the
+ * form parameters (the latter already parsed to an object), `workflowOptions` the parsed workflowOptions,
+ * `selection` the upload's own.
  */
-export function parseSplitPlan(input: {
+export function parseSplitOptions(input: {
   childWorkflowId: string | undefined;
   childWorkflowOptions: Record<string, unknown> | null;
   workflowOptions: Record<string, unknown> | null;
   selection: Selection;
-}): SplitPlan {
+}): SplitOptions {
   const nested = input.workflowOptions?.prediction;
   if (nested !== undefined && !isObject(nested)) throw bad("workflowOptions.prediction must be a JSON object.");
-  const fromForm =
-    input.childWorkflowId === undefined ? undefined : childWorkflowName("childWorkflowId", input.childWorkflowId);
-  const fromOptions =
-    nested?.childWorkflow === undefined
-      ? undefined
-      : childWorkflowName("workflowOptions.prediction.childWorkflow", nested.childWorkflow);
+  const fromForm = ifGiven(input.childWorkflowId, (v) => childWorkflowName("childWorkflowId", v));
+  const fromOptions = ifGiven(nested?.childWorkflow, (v) =>
+    childWorkflowName("workflowOptions.prediction.childWorkflow", v),
+  );
   const childWorkflow = fromForm ?? fromOptions;
   if (childWorkflow === undefined) {
     throw bad(
@@ -99,29 +94,19 @@ export function parseSplitPlan(input: {
     throw bad(`childWorkflowId "${fromForm}" contradicts workflowOptions.prediction.childWorkflow "${fromOptions}".`);
   }
   // Both are checked (a malformed one is an error even when the other wins); the form parameter wins.
-  const formSelection =
-    input.childWorkflowOptions === null ? null : childSelection("childWorkflowOptions", input.childWorkflowOptions);
-  const nestedSelection =
-    nested?.childWorkflowOptions === undefined
-      ? null
-      : childSelection("workflowOptions.prediction.childWorkflowOptions", nested.childWorkflowOptions);
+  const formSelection = ifGiven(input.childWorkflowOptions ?? undefined, (v) =>
+    childSelection("childWorkflowOptions", v),
+  );
+  const nestedSelection = ifGiven(nested?.childWorkflowOptions, (v) =>
+    childSelection("workflowOptions.prediction.childWorkflowOptions", v),
+  );
   const selection = formSelection ?? nestedSelection ?? input.selection;
-  if (childWorkflow === "prediction") return { childWorkflow, childSelection: selection };
+  if (childWorkflow === "prediction") {
+    return { childSelection: selection, child: { workflow: "prediction", options: null } };
+  }
   // Validating children: the conditions sit beside the children's selection, in the child options that win.
   const winning =
     input.childWorkflowOptions ?? (isObject(nested?.childWorkflowOptions) ? nested.childWorkflowOptions : null);
-  const plan = parseValidatePlan(winning, resolveFieldSets(selection));
-  return { childWorkflow, childSelection: selection, childOptions: { validate: plan } };
-}
-
-/** The plan back from a stored parent's options (written by parseSplitPlan at upload). */
-export function storedSplitPlan(options: Record<string, unknown> | null): SplitPlan {
-  const selection = options?.childSelection;
-  const workflow = options?.childWorkflow;
-  if ((workflow !== "prediction" && workflow !== "validate") || !isObject(selection)) {
-    throw new DocsiftError("internal", "The split parent has no stored child plan.");
-  }
-  const plan: SplitPlan = { childWorkflow: workflow, childSelection: selection as Selection };
-  if (isObject(options?.childOptions)) plan.childOptions = options.childOptions;
-  return plan;
+  const options = parseValidateOptions(winning, resolveFieldSets(selection));
+  return { childSelection: selection, child: { workflow: "validate", options } };
 }

@@ -8,41 +8,13 @@
 
 import type { FieldDef } from "../catalog/catalog.js";
 import { findField } from "../catalog/lookup.js";
-import type { Document, Page, WordSource } from "../document/model.js";
+import type { Document, Page } from "../document/model.js";
 import { extract } from "../extract/index.js";
-import { fold } from "../extract/text.js";
-import { findMarker, type PageMarker } from "./markers.js";
+import { foldForMatching } from "../extract/text.js";
+import { titlesFor } from "../extract/vocabulary/titles.js";
+import { findMarker } from "./markers.js";
 import { contentWordCount, type PageLine, pageLines } from "./page-text.js";
-
-export interface PageFeatures {
-  pageNum: number;
-  blank: boolean;
-  marker: PageMarker | null;
-  /** A document title (Invoice, Rechnung, Facture, Receipt, Credit note...) in the top part of the page. */
-  title: boolean;
-  /** A date in the top part of the page. */
-  topDate: boolean;
-  /** A totals label (Total, Summe, Zahlbetrag, Montant TTC...) below the top part of the page. */
-  closing: boolean;
-  /** "Continued on next page", "Übertrag", "Suite au verso"...: the document goes on. */
-  continues: boolean;
-  /** Document number, supplier name, tax id and IBAN as extraction reads them on this page alone (null if none). */
-  number: string | null;
-  /** The document number sits in the top part of the page, where first pages print it. */
-  numberAtTop: boolean;
-  supplier: string | null;
-  taxId: string | null;
-  iban: string | null;
-  source: WordSource;
-  /** Page width / height. */
-  aspect: number;
-  width: number;
-  height: number;
-  /** Folded text of the first lines, for "same header" comparisons. */
-  header: string;
-  /** Median word height as a page ratio: a proxy for the font size of the body. */
-  bodySize: number;
-}
+import type { PageFeatures } from "./types.js";
 
 /** Top share of the page where first pages carry their title, number and date. */
 const TOP = 0.38;
@@ -50,34 +22,15 @@ const BLANK_MAX_WORDS = 2;
 /** Totals close a document below the page's top part; above it "Total" is a table column heading. */
 const CLOSING_FROM = 0.35;
 
-/** Whole folded words that title a document. German compounds end in "rechnung" and are matched by suffix. */
-const TITLE_WORDS = new Set([
-  "invoice",
-  "taxinvoice",
-  "receipt",
-  "facture",
-  "factura",
-  "factuur",
-  "gutschrift",
-  "avoir",
-  "creditnote",
-  "creditnota",
-  "quittung",
-  "kassenbon",
-  "recibo",
-  "bill",
-  "cashbill",
-  "abono",
-  "notadecredito",
-  "rechnungskorrektur",
-  "stornorechnung",
-  "faktura",
-  "fattura",
-  "kwitansi",
-  "resit",
-]);
+/** Folded titles that open a document, as one word ("Invoice", OCR's "Creditnote") or as the words of a line. */
+const TITLE_WORDS: ReadonlySet<string> = new Set(titlesFor("split").map((t) => foldForMatching(t.text)));
 
-const TWO_WORD_TITLES = new Set(["creditnote", "taxinvoice", "cashbill", "notadecredito", "notedecredit"]);
+/** Titles of two or three words ("Credit note", "Nota de crédito"), matched across the words of a line. */
+const TWO_WORD_TITLES: ReadonlySet<string> = new Set(
+  titlesFor("split")
+    .filter((t) => t.text.includes(" "))
+    .map((t) => foldForMatching(t.text)),
+);
 
 const CONTINUES = [
   "continued",
@@ -136,7 +89,7 @@ function hasTitle(lines: readonly PageLine[]): boolean {
     if (line.y0 > TOP) break;
     const words = line.text
       .split(/\s+/)
-      .map(fold)
+      .map(foldForMatching)
       .filter((w) => w !== "");
     // A title is a short line or the start of one ("Invoice No. 123" on a continuation page counts too: the
     // document number then decides whether it is the same document).
@@ -158,7 +111,7 @@ function hasTopDate(lines: readonly PageLine[]): boolean {
 }
 
 function foldedLines(lines: readonly PageLine[]): string[] {
-  return lines.map((l) => fold(l.text));
+  return lines.map((l) => foldForMatching(l.text));
 }
 
 function containsAny(folded: readonly string[], phrases: readonly string[], exactLine = false): boolean {

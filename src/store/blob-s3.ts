@@ -1,8 +1,7 @@
 /**
- * Blobs in S3 or an S3-compatible store (BLOB_URL=s3://bucket/prefix). Settings are the usual AWS ones:
- * AWS_REGION, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or any source of the SDK's default credential chain), and a
- * custom endpoint in S3_ENDPOINT or AWS_ENDPOINT_URL (MinIO, Ceph, s3rver...), which also turns on path-style
- * addressing (S3_FORCE_PATH_STYLE=true|false overrides). `put` resolves once S3 acknowledged the write, which S3
+ * Blobs in S3 or an S3-compatible store (BLOB_URL=s3://bucket/prefix). Region, endpoint and addressing come in as
+ * S3Settings (runtime/config.ts); credentials come from the SDK's default credential chain (AWS_ACCESS_KEY_ID /
+ * AWS_SECRET_ACCESS_KEY, profiles, instance roles). `put` resolves once S3 acknowledged the write, which S3
  * only does for durably stored objects, and an object appears whole or not at all: there are no partial writes to remove.
  */
 import {
@@ -29,14 +28,17 @@ export function parseS3Url(url: string): S3Location {
   return { bucket: match[1], prefix: rest ? `${rest}/` : "" };
 }
 
-/** Client settings from the environment (see the module comment). */
-export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientConfig {
-  const endpoint = env.S3_ENDPOINT || env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
-  const pathStyle = env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === "true" : endpoint !== undefined;
+/** Where the S3 client connects (runtime/config.ts reads them from the usual AWS variables). */
+export interface S3Settings {
+  region: string;
+  /** A custom endpoint (MinIO, Ceph, s3rver...); undefined: AWS's own. */
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+}
+
+export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
   return {
-    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || "us-east-1",
-    endpoint,
-    forcePathStyle: pathStyle,
+    ...settings,
     // Checksums only where S3 requires them: S3-compatible servers often reject the newer trailing-checksum uploads.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
@@ -45,9 +47,9 @@ export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3ClientC
 
 const SAFE_ID = /^[0-9a-zA-Z-]{8,64}$/;
 
-export function s3BlobStore(url: string, config: S3ClientConfig = s3ConfigFromEnv()): BlobStore & { close(): void } {
+export function s3BlobStore(url: string, settings: S3Settings): BlobStore & { close(): void } {
   const { bucket, prefix } = parseS3Url(url);
-  const client = new S3Client(config);
+  const client = new S3Client(s3ClientConfig(settings));
   const keyOf = (id: string): string => {
     // Ids come from our own UUIDs; the check keeps a bug elsewhere from addressing someone else's keys.
     if (!SAFE_ID.test(id)) throw new Error(`invalid blob id ${JSON.stringify(id)}`);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { fsBlobStore } from "./blob-fs.js";
 import { pgBlobStore } from "./blob-pg.js";
+import type { S3Settings } from "./blob-s3.js";
 import { openPostgresStore } from "./postgres/pg-store.js";
 import type { PgDatabase } from "./postgres/schema.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
@@ -24,6 +25,8 @@ export interface StorageOptions {
   databaseUrl?: string;
   /** s3://bucket/prefix (BLOB_URL); only with a database URL. */
   blobUrl?: string;
+  /** Region, endpoint and addressing of an s3:// blob URL (runtime/config.ts). */
+  s3?: S3Settings;
   /** Errors of idle PostgreSQL connections (a server restart): logged, not fatal. */
   onDatabaseError?: (err: Error) => void;
 }
@@ -41,7 +44,7 @@ export async function ensureDataDir(dir: string): Promise<void> {
 export async function openStorage(dataDir: string, options: StorageOptions = {}): Promise<Storage> {
   if (options.databaseUrl) {
     const { store, db } = await openPostgresStore(options.databaseUrl, { onIdleError: options.onDatabaseError });
-    const blobs = await openBlobStore(options.blobUrl, db).catch(async (err: unknown) => {
+    const blobs = await openBlobStore(options, db).catch(async (err: unknown) => {
       await store.close();
       throw err;
     });
@@ -54,12 +57,13 @@ export async function openStorage(dataDir: string, options: StorageOptions = {})
   return { store, blobs: fsBlobStore(join(dataDir, "blobs")) };
 }
 
-async function openBlobStore(blobUrl: string | undefined, db: Kysely<PgDatabase>): Promise<BlobStore> {
+async function openBlobStore({ blobUrl, s3 }: StorageOptions, db: Kysely<PgDatabase>): Promise<BlobStore> {
   if (!blobUrl) return pgBlobStore(db);
   if (blobUrl.startsWith("s3://")) {
     // Loaded only when used: the AWS SDK is large.
     const { s3BlobStore } = await import("./blob-s3.js");
-    return s3BlobStore(blobUrl);
+    if (!s3) throw new Error("an s3:// BLOB_URL needs S3 settings (region, endpoint)");
+    return s3BlobStore(blobUrl, s3);
   }
   throw new Error(`unsupported BLOB_URL ${JSON.stringify(blobUrl)}`);
 }

@@ -2,15 +2,15 @@
  * The store's public shape. One implementation (store/kysely) over two databases, chosen once at start-up: SQLite
  * (embedded) or PostgreSQL (scale-out). Every file query takes the tenant: nothing reads across tenants.
  */
-import type { Selection } from "../catalog/lookup.js";
-import type { DocumentType } from "../document/model.js";
 import type { ErrorBody } from "../domain/errors.js";
+import type { FileCursor, FileFacts, FileRecord, FileWithResults } from "../domain/files.js";
 import type { FileStatus, Results } from "../domain/result.js";
-import type { Breach } from "../validate/evaluate.js";
-import type { Correction } from "../validate/review.js";
+import type { TaskCursor, TaskRecord, TaskStatus } from "../domain/tasks.js";
+import type { Correction } from "../domain/validation.js";
+import type { WorkflowPlan } from "../domain/workflow-plan.js";
 
-/** Workflows a file can run: extraction (`prediction`), `split` into sub-documents, and `validate` with review tasks. */
-export type WorkflowId = "prediction" | "split" | "validate";
+/** The records live in domain/, which every layer reads; the repositories below read and write them. */
+export type { FileCursor, FileRecord, FileWithResults, TaskCursor, TaskRecord, TaskStatus };
 
 export interface Tenant {
   id: string;
@@ -36,50 +36,16 @@ export interface NewClient {
   scopes: string[];
 }
 
-export interface FileRecord {
-  id: string;
-  tenantId: string;
-  clientId: string;
-  status: FileStatus;
-  workflow: WorkflowId;
-  /** Parsed workflowOptions (a JSON object) or null. */
-  options: Record<string, unknown> | null;
-  selection: Selection;
-  locale: string | null;
-  tags: string | null;
-  fileName: string | null;
-  type: DocumentType;
-  pageCount: number;
-  size: number;
-  /** Set on sub-documents of a split. */
-  parentId: string | null;
-  /** The upload's `parentDocId`: the client's reference to another document, kept as given. */
-  parentDocId: string | null;
-  error: ErrorBody | null;
-  uploadedAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** Processing attempts the file's own processing ended in failure (its thread crashed or threw). */
-  attempts: number;
-  /** Jobs of the file cut by the end of their process (kill -9, crash): not the file's fault, counted apart. */
-  interruptions: number;
-}
-
-export interface FileWithResults {
-  file: FileRecord;
-  /** Present once FINALISED. */
-  results: Results | undefined;
-}
-
 export type NewFile = Omit<
-  FileRecord,
+  FileFacts,
   "status" | "error" | "startedAt" | "finishedAt" | "attempts" | "interruptions" | "parentDocId"
-> & {
-  /** The upload's parentDocId; default null. */
-  parentDocId?: string | null;
-  /** Set on uploads sent with an Idempotency-Key. */
-  idempotency?: UploadKey;
-};
+> &
+  WorkflowPlan & {
+    /** The upload's parentDocId; default null. */
+    parentDocId?: string | null;
+    /** Set on uploads sent with an Idempotency-Key. */
+    idempotency?: UploadKey;
+  };
 
 /** An upload's Idempotency-Key (unique per client) and the fingerprint of what was sent with it. */
 export interface UploadKey {
@@ -97,12 +63,6 @@ export interface FileQuery {
   since: string | null;
   after: FileCursor | null;
   limit: number;
-}
-
-/** Position after the last file of a page, in the list order (uploadedAt desc, id desc). */
-export interface FileCursor {
-  uploadedAt: string;
-  id: string;
 }
 
 /** A file the retention sweep removes. */
@@ -177,6 +137,10 @@ export interface FileRepository {
   getWithResults(tenantId: string, id: string): Promise<FileWithResults | undefined>;
   /** RECEIVED and IN PROGRESS files, oldest first: the embedded queue's backlog after a restart. */
   listUnfinished(): Promise<string[]>;
+  /** RECEIVED files never started, oldest first: the PostgreSQL queue's start-up sweep sends each a job. */
+  listNeverStarted(): Promise<string[]>;
+  /** Those of `ids` that are FINALISED or FAILED (completions the PostgreSQL channel may have missed). */
+  finishedIds(ids: readonly string[]): Promise<string[]>;
   /** A tenant's files, newest first; sub-documents of a split included. */
   list(tenantId: string, query: FileQuery): Promise<FileRecord[]>;
   /**
@@ -190,39 +154,9 @@ export interface FileRepository {
   listExpired(before: string, limit: number): Promise<ExpiredFile[]>;
 }
 
-/** A validation task's life: draft (createTask.submit false, outside the queue), open (in the queue), resolved. */
-export type TaskStatus = "draft" | "open" | "resolved";
-
-export interface TaskRecord {
-  id: string;
-  tenantId: string;
-  fileId: string;
-  fieldSet: string;
-  status: TaskStatus;
-  /** 0..100, higher first. */
-  priority: number;
-  breaches: Breach[];
-  /** The file's predicted results, finalised (with corrections applied) when the task is resolved. */
-  predicted: Results;
-  fileName: string | null;
-  pageCount: number;
-  createdAt: string;
-  resolvedAt: string | null;
-  /** Client id of the reviewer who resolved it. */
-  resolvedBy: string | null;
-  corrections: Correction[] | null;
-}
-
 export type NewTask = Omit<TaskRecord, "status" | "resolvedAt" | "resolvedBy" | "corrections"> & {
   status: "draft" | "open";
 };
-
-/** Position after the last task of a page, in the queue order (priority desc, createdAt asc, id asc). */
-export interface TaskCursor {
-  priority: number;
-  createdAt: string;
-  id: string;
-}
 
 export interface TaskResolution {
   corrections: Correction[];

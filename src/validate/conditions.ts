@@ -1,7 +1,7 @@
 /**
  * The validate workflow's options, checked before anything is stored (upload, or a split upload whose children
- * validate). Pure: the parsed workflowOptions object and the requested field sets in, a ValidatePlan out, or a
- * bad_request naming the condition that is wrong.
+ * validate). Pure: the parsed workflowOptions object and the requested field sets in, the typed ValidateOptions
+ * out (stored as they are and never checked again), or a bad_request naming the condition that is wrong.
  *
  * Our documented choices where the spec is silent:
  * - `prediction.fieldset` may be omitted when exactly one field set is requested.
@@ -21,29 +21,7 @@
 import type { FieldType } from "../catalog/catalog.js";
 import { findFieldSet } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
-
-export const CONDITION_TYPES = [
-  "field-confidence-range",
-  "field-value-range",
-  "field-present",
-  "einvoice-consistent",
-] as const;
-export type ConditionType = (typeof CONDITION_TYPES)[number];
-
-/** A number, or an ISO date for date fields; null = no bound. */
-export type Bound = number | string | null;
-
-export type Condition =
-  | { type: "field-confidence-range"; field: string; min: number | null; max: number | null }
-  | { type: "field-value-range"; field: string; min: Bound; max: Bound }
-  | { type: "field-present"; field: string }
-  | { type: "einvoice-consistent"; field?: string };
-
-export interface ValidatePlan {
-  fieldSet: string;
-  conditions: Condition[];
-  createTask: { submit: boolean; priority: number };
-}
+import { type Bound, CONDITION_TYPES, type Condition, type ValidateOptions } from "../domain/validation.js";
 
 export const DEFAULT_PRIORITY = 50;
 export const MIN_PRIORITY = 0;
@@ -130,7 +108,7 @@ function parseCondition(raw: unknown, index: number, fieldSet: string, fieldType
   return { type: "field-value-range", field, min, max };
 }
 
-function parseCreateTask(raw: unknown): ValidatePlan["createTask"] {
+function parseCreateTask(raw: unknown): ValidateOptions["createTask"] {
   const at = "workflowOptions.prediction.createTask";
   if (raw === undefined || raw === null) return { submit: true, priority: DEFAULT_PRIORITY };
   if (!isObject(raw)) throw bad(`${at} must be a JSON object like {"submit": true, "priority": 50}.`);
@@ -144,11 +122,11 @@ function parseCreateTask(raw: unknown): ValidatePlan["createTask"] {
   return { submit: raw.submit ?? true, priority: priority as number };
 }
 
-/**
- * Checks a validate upload's workflowOptions against the field sets the same upload requested (resolved ids).
- * `where` names the parameter in messages (workflowOptions, or a split's child options).
- */
-export function parseValidatePlan(options: Record<string, unknown> | null, requested: readonly string[]): ValidatePlan {
+/** Checks a validate upload's workflowOptions against the field sets the same upload requested (resolved ids). */
+export function parseValidateOptions(
+  options: Record<string, unknown> | null,
+  requested: readonly string[],
+): ValidateOptions {
   const prediction = options?.prediction;
   if (!isObject(prediction)) {
     throw bad('workflowId=validate needs workflowOptions {"prediction": {"fieldset": "<id>", "conditions": [...]}}.');
@@ -182,13 +160,4 @@ export function parseValidatePlan(options: Record<string, unknown> | null, reque
   const fieldTypes = new Map(def.fields.map((f) => [f.name, f.type]));
   const conditions = rawConditions.map((c, i) => parseCondition(c, i, fieldSet, fieldTypes));
   return { fieldSet, conditions, createTask: parseCreateTask(prediction.createTask) };
-}
-
-/** The plan back from a stored file's options (written from parseValidatePlan at upload). */
-export function storedValidatePlan(options: Record<string, unknown> | null): ValidatePlan {
-  const plan = options?.validate;
-  if (!isObject(plan) || typeof plan.fieldSet !== "string" || !Array.isArray(plan.conditions)) {
-    throw new DocsiftError("internal", "The file has no stored validation plan.");
-  }
-  return plan as unknown as ValidatePlan;
 }

@@ -4,15 +4,7 @@
  * as it stands.
  */
 import type { Field, ResultWarning } from "../domain/result.js";
-import type { Bound, Condition } from "./conditions.js";
-
-/** One broken condition: the condition as given and what the prediction held. */
-export interface Breach {
-  field: string;
-  condition: Condition;
-  value: string | null;
-  confidence: number | null;
-}
+import type { Bound, Breach, Condition } from "../domain/validation.js";
 
 function outside(value: number | string, min: Bound, max: Bound): boolean {
   return (min !== null && value < min) || (max !== null && value > max);

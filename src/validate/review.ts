@@ -6,11 +6,7 @@
 import { findFieldSet } from "../catalog/lookup.js";
 import { DocsiftError } from "../domain/errors.js";
 import type { ChildrenField, Field, Results } from "../domain/result.js";
-
-export interface Correction {
-  name: string;
-  value: string | null;
-}
+import type { Correction } from "../domain/validation.js";
 
 function isField(f: Field | ChildrenField): f is Field {
   return f.name !== "components.children";

@@ -7,13 +7,15 @@
  * then find no row (foreign keys), so nothing of the file comes back (runner.ts). Waiting result requests are woken and
  * answer 404, and every process drops its cached answer (the completion signal reaches them all).
  */
-import type { DocumentType } from "../document/model.js";
 import { DocsiftError } from "../domain/errors.js";
+import type { FileCursor, FileFormat, FileRecord } from "../domain/files.js";
 import type { FileStatus } from "../domain/result.js";
 import { decodeTags } from "../domain/tags.js";
+import type { WorkflowId } from "../domain/workflow-plan.js";
 import type { CompletionSignal } from "../queue/completion.js";
 import type { PageCache } from "../store/page-cache.js";
-import type { BlobStore, FileCursor, FileRecord, Store, WorkflowId } from "../store/types.js";
+import type { BlobStore, Store } from "../store/types.js";
+import { keysetPage } from "./page-cursor.js";
 import type { RunningJobs } from "./running-jobs.js";
 import { childFileId } from "./split-children.js";
 
@@ -69,12 +71,12 @@ export interface OriginalFile {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const CONTENT_TYPES: Record<DocumentType, string> = {
+const CONTENT_TYPES: Record<FileFormat, string> = {
   pdf: "application/pdf",
   png: "image/png",
   jpeg: "image/jpeg",
 };
-const EXTENSIONS: Record<DocumentType, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
+const EXTENSIONS: Record<FileFormat, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
 
 function notFound(): DocsiftError {
   return new DocsiftError("not_found", "No file with this id.");
@@ -120,24 +122,9 @@ export async function fileInfo(deps: Pick<FileDeps, "store">, tenantId: string, 
   return info;
 }
 
-function encodeCursor(file: FileRecord): string {
-  const cursor: FileCursor = { uploadedAt: file.uploadedAt, id: file.id };
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
-}
-
-function decodeCursor(text: string): FileCursor {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-    if (typeof parsed === "object" && parsed !== null && "uploadedAt" in parsed && "id" in parsed) {
-      const { uploadedAt, id } = parsed;
-      if (typeof uploadedAt === "string" && !Number.isNaN(Date.parse(uploadedAt)) && typeof id === "string") {
-        return { uploadedAt: new Date(uploadedAt).toISOString(), id };
-      }
-    }
-  } catch {
-    // Reported below.
-  }
-  throw new DocsiftError("bad_request", "cursor is not the `next` of an earlier page.");
+function readFileCursor({ uploadedAt, id }: Record<string, unknown>): FileCursor | null {
+  if (typeof uploadedAt !== "string" || Number.isNaN(Date.parse(uploadedAt)) || typeof id !== "string") return null;
+  return { uploadedAt: new Date(uploadedAt).toISOString(), id };
 }
 
 export async function listFiles(
@@ -145,20 +132,17 @@ export async function listFiles(
   tenantId: string,
   query: FileListQuery,
 ): Promise<FilePage> {
-  const files = await deps.store.files.list(tenantId, {
-    status: query.status,
-    tag: query.tag,
-    since: query.since,
-    after: query.cursor === null ? null : decodeCursor(query.cursor),
-    // One more than asked tells whether a next page exists.
-    limit: query.limit + 1,
-  });
-  const page = files.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return {
-    files: await describe(deps.store, tenantId, page),
-    next: files.length > query.limit && last ? encodeCursor(last) : null,
-  };
+  const { status, tag, since } = query;
+  const { rows, next } = await keysetPage<FileRecord, FileCursor>(
+    {
+      read: readFileCursor,
+      keyOf: (file) => ({ uploadedAt: file.uploadedAt, id: file.id }),
+      rowsAfter: (after, limit) => deps.store.files.list(tenantId, { status, tag, since, after, limit }),
+    },
+    query.cursor,
+    query.limit,
+  );
+  return { files: await describe(deps.store, tenantId, rows), next };
 }
 
 /** The uploaded bytes (a split sub-document: its own PDF or image) with their type and a file name to save them as. */

@@ -9,10 +9,10 @@
  */
 import { join } from "node:path";
 import { DocsiftError } from "../domain/errors.js";
-import { PoolFullError, WorkerPool } from "../queue/worker-pool.js";
 import { PageCache, type PageKey } from "../store/page-cache.js";
-import type { BlobStore, FileRecord } from "../store/types.js";
-import { PROCESSING_THREAD_URL, type ProcessingPool, processingLimits } from "./processing-tasks.js";
+import type { BlobStore, FileRecord, Store } from "../store/types.js";
+import { PROCESSING_THREAD_URL, type ProcessingPool, type TaskLimits } from "./threads/processing-tasks.js";
+import { PoolFullError, WorkerPool } from "./threads/worker-pool.js";
 
 /** Screen resolution: the image is for people (review console, result images), not for OCR. */
 export const PAGE_IMAGE_DPI = 150;
@@ -32,32 +32,14 @@ export interface PageImageSettings {
 
 export const DEFAULT_PAGE_IMAGE_SETTINGS: PageImageSettings = { threads: 1, maxQueued: 16, cacheMb: 256 };
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!(Number.isSafeInteger(value) && value >= min))
-    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
-
-export function pageImageSettings(env: NodeJS.ProcessEnv): PageImageSettings {
-  const defaults = DEFAULT_PAGE_IMAGE_SETTINGS;
-  return {
-    threads: integer(env, "DOCSIFT_RENDER_THREADS", defaults.threads, 1),
-    maxQueued: integer(env, "DOCSIFT_RENDER_QUEUE", defaults.maxQueued, 0),
-    cacheMb: integer(env, "DOCSIFT_PAGE_CACHE_MB", defaults.cacheMb, 0),
-  };
-}
-
 /** The render pool: processing threads with extraction's time and memory limits, and a bounded queue. */
-export function createRenderPool(settings: PageImageSettings, env: NodeJS.ProcessEnv): ProcessingPool {
+export function createRenderPool(settings: PageImageSettings, limits: TaskLimits): ProcessingPool {
   return new WorkerPool({
     script: PROCESSING_THREAD_URL,
     size: settings.threads,
     maxQueued: settings.maxQueued,
     abortGraceMs: RENDER_ABORT_GRACE_MS,
-    ...processingLimits(env),
+    ...limits,
   });
 }
 
@@ -181,4 +163,25 @@ export function pageImages(deps: PageImageDeps): PageImages {
       return join(id, flights.get(id) ?? start(id, key), signal);
     },
   };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * PNG of page `page` (1-based) of the tenant's file; another tenant's, an unknown or a malformed id is 404 like a
+ * page past the file's end. `signal` aborts when the requester has gone (see PageImages.render).
+ */
+export async function renderPage(
+  deps: { store: Store; images: PageImages },
+  tenantId: string,
+  fileId: string,
+  page: number,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  const file = UUID.test(fileId) ? await deps.store.files.get(tenantId, fileId.toLowerCase()) : undefined;
+  if (!file) throw new DocsiftError("not_found", "No file with this id.");
+  if (page > file.pageCount) {
+    throw new DocsiftError("not_found", `Page ${page} does not exist; the file has ${file.pageCount} page(s).`);
+  }
+  return deps.images.render(file, page, signal);
 }

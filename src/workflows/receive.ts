@@ -13,21 +13,23 @@
 import { randomUUID } from "node:crypto";
 import type { Principal } from "../auth/tokens.js";
 import type { Selection } from "../catalog/lookup.js";
-import type { DocumentType } from "../document/model.js";
+import type { FileFormat } from "../document/model.js";
 import { DocsiftError } from "../domain/errors.js";
 import type { UploadReceipt } from "../domain/result.js";
+import type { WorkflowPlan } from "../domain/workflow-plan.js";
 import type { JobQueue } from "../queue/job-queue.js";
 import { unavailableFor } from "../store/transient-errors.js";
-import type { BlobStore, KeyedUpload, Store, UploadKey, WorkflowId } from "../store/types.js";
-import type { ProcessingPool } from "./processing-tasks.js";
+import type { BlobStore, KeyedUpload, Store, UploadKey } from "../store/types.js";
+import { concatInSlices } from "./copy-in-slices.js";
+import type { ProcessingPool } from "./threads/processing-tasks.js";
 import { keyExpired, uploadFingerprint } from "./upload-fingerprint.js";
 
 export interface UploadRequest {
   bytes: Buffer;
   fileName: string | null;
   selection: Selection;
-  workflow: WorkflowId;
-  options: Record<string, unknown> | null;
+  /** The workflow with its options, checked at upload (api/upload-params.ts). */
+  plan: WorkflowPlan;
   locale: string | null;
   tags: string | null;
   /** The client's reference to another document (form field parentDocId), stored as given. */
@@ -67,8 +69,7 @@ export async function receiveUpload(deps: ReceiveDeps, who: Principal, upload: U
       id: fileId,
       tenantId: who.tenantId,
       clientId: who.clientId,
-      workflow: upload.workflow,
-      options: upload.options,
+      ...upload.plan,
       selection: upload.selection,
       locale: upload.locale,
       tags: upload.tags,
@@ -89,15 +90,15 @@ export async function receiveUpload(deps: ReceiveDeps, who: Principal, upload: U
 
 /**
  * Runs the upload-time inspection in the inspect pool, on a copy (the bytes are stored afterwards, and a transfer
- * would detach them). A thread cut at the inspection time limit answers 422 `corrupt_file`, one over its heap limit
- * 413 `file_too_large`, one that died or failed untyped 422 `corrupt_file`: each is the file's doing, so a 4xx,
- * never a 5xx.
+ * would detach them) made a slice at a time, so that a large upload does not hold the event loop. A thread cut at
+ * the inspection time limit answers 422 `corrupt_file`, one over its heap limit 413 `file_too_large`, one that died
+ * or failed untyped 422 `corrupt_file`: each is the file's doing, so a 4xx, never a 5xx.
  */
 async function inspectOffThread(
   pool: ProcessingPool,
   bytes: Uint8Array,
-): Promise<{ type: DocumentType; pageCount: number }> {
-  const copy = new Uint8Array(bytes);
+): Promise<{ type: FileFormat; pageCount: number }> {
+  const copy = await concatInSlices([bytes]);
   const result = await pool.run({ kind: "inspect", bytes: copy }, [copy.buffer]).catch((err: unknown) => {
     throw inspectionError(err);
   });

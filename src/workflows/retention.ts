@@ -9,19 +9,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Files removed per store query; a large backlog is worked off in batches. */
 const BATCH = 100;
 
-/** Retention in days from DOCSIFT_RETENTION_DAYS; undefined (keep forever) when unset, empty, 0 or `off`. */
-export function retentionDaysFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env.DOCSIFT_RETENTION_DAYS?.trim().toLowerCase();
-  if (raw === undefined || raw === "" || raw === "off" || raw === "0") return undefined;
-  const days = Number(raw);
-  if (!(Number.isFinite(days) && days > 0)) {
-    throw new Error(
-      `DOCSIFT_RETENTION_DAYS must be a positive number of days or off, got "${env.DOCSIFT_RETENTION_DAYS}"`,
-    );
-  }
-  return days;
-}
-
 /**
  * Deletes every file uploaded before `now - days`; returns how many (parents and other top-level files; a split
  * parent's sub-documents go with it uncounted). Files whose blob could not be removed are reported through onBlobFailure.

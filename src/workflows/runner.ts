@@ -23,9 +23,9 @@ import type { CompletionSignal } from "../queue/completion.js";
 import type { JobOutcome } from "../queue/job-queue.js";
 import { isTransient } from "../store/transient-errors.js";
 import type { BlobStore, FileRecord, Store } from "../store/types.js";
-import type { ProcessingPool } from "./processing-tasks.js";
 import type { RunningJobs } from "./running-jobs.js";
 import { storeChildren } from "./split-children.js";
+import type { ProcessingPool } from "./threads/processing-tasks.js";
 import { validatePredictions } from "./validate.js";
 
 /** Hooks for metrics and logs; the runner itself knows nothing of Prometheus or pino. */

@@ -7,11 +7,13 @@
  * runner skips finished files).
  */
 import { createHash } from "node:crypto";
+import type { FileFacts } from "../domain/files.js";
 import type { ChildrenField } from "../domain/result.js";
-import { storedSplitPlan } from "../split/options.js";
+import type { SplitPlan } from "../domain/workflow-plan.js";
+import { FORMATS } from "../ingest/formats.js";
 import type { FileRecord } from "../store/types.js";
-import type { SplitChild } from "./processing-tasks.js";
 import type { RunnerDeps } from "./runner.js";
+import type { SplitChild } from "./threads/processing-tasks.js";
 
 /** A UUID (version 4 layout) that is a pure function of the parent id and the child's index. */
 export function childFileId(parentId: string, index: number): string {
@@ -24,17 +26,20 @@ export function childFileId(parentId: string, index: number): string {
 
 function childName(parent: FileRecord, index: number, type: SplitChild["type"]): string | null {
   if (parent.fileName === null) return null;
-  if (type !== "pdf") return parent.fileName;
-  const base = parent.fileName.replace(/\.pdf$/i, "");
-  return `${base}-part${index + 1}.pdf`.slice(0, 255);
+  const { extension, singlePage } = FORMATS[type];
+  if (singlePage) return parent.fileName;
+  const suffix = `.${extension}`;
+  const named = parent.fileName.toLowerCase().endsWith(suffix);
+  const base = named ? parent.fileName.slice(0, -suffix.length) : parent.fileName;
+  return `${base}-part${index + 1}.${extension}`.slice(0, 255);
 }
 
 export async function storeChildren(
   deps: Pick<RunnerDeps, "store" | "blobs" | "enqueue">,
-  parent: FileRecord,
+  parent: FileFacts & SplitPlan,
   children: readonly SplitChild[],
 ): Promise<ChildrenField> {
-  const plan = storedSplitPlan(parent.options);
+  const { child: childPlan, childSelection } = parent.options;
   const enqueue = deps.enqueue;
   if (!enqueue) throw new Error("this job runner was built without a queue for split children");
   const refs: ChildrenField["value"] = [];
@@ -53,9 +58,8 @@ export async function storeChildren(
           id,
           tenantId: parent.tenantId,
           clientId: parent.clientId,
-          workflow: plan.childWorkflow,
-          options: plan.childOptions ?? null,
-          selection: plan.childSelection,
+          ...childPlan,
+          selection: childSelection,
           locale: parent.locale,
           tags: parent.tags,
           fileName: childName(parent, index, child.type),

@@ -22,17 +22,6 @@ export interface SweepDeps {
   blobs: BlobStore;
 }
 
-/** The grace period, ms, from DOCSIFT_ORPHAN_GRACE_S (seconds). */
-export function orphanGraceMs(env: NodeJS.ProcessEnv): number {
-  const raw = env.DOCSIFT_ORPHAN_GRACE_S;
-  if (raw === undefined || raw === "") return DEFAULT_ORPHAN_GRACE_S * 1000;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new Error(`DOCSIFT_ORPHAN_GRACE_S must be a number of seconds > 0, got "${raw}"`);
-  }
-  return seconds * 1000;
-}
-
 export async function sweepOrphans(deps: SweepDeps, graceMs: number, now = Date.now()): Promise<OrphanCounts> {
   const before = new Date(now - graceMs);
   const temporary = await deps.blobs.removeTemporary(before);

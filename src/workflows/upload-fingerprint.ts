@@ -4,6 +4,7 @@
  * `fieldSet=invoice` or `fieldSets=["invoice"]`, with object keys in any order, has the same fingerprint.
  */
 import { createHash } from "node:crypto";
+import { storedOptions } from "../domain/stored-workflow-plan.js";
 import type { UploadRequest } from "./receive.js";
 
 /** A key names its upload for 24 hours after the upload; after that the same key starts a new upload. */
@@ -25,8 +26,9 @@ export function canonicalJson(value: unknown): string {
 export function uploadFingerprint(upload: Omit<UploadRequest, "idempotencyKey">): string {
   const params = canonicalJson({
     selection: upload.selection,
-    workflow: upload.workflow,
-    options: upload.options,
+    workflow: upload.plan.workflow,
+    // The options as stored: the same text as before plans were typed, so keys taken then still match.
+    options: storedOptions(upload.plan),
     locale: upload.locale,
     tags: upload.tags,
     parentDocId: upload.parentDocId ?? undefined,

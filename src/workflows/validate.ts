@@ -1,13 +1,14 @@
 /**
  * The validate workflow's step after prediction: test the file's conditions on the validated field set. No breach:
  * the predictions are the result. Breaches: one review task for the field set (open, or draft when
- * createTask.submit is false) and the file stays IN PROGRESS until a reviewer resolves it (src/api/routes/tasks.ts).
+ * createTask.submit is false) and the file stays IN PROGRESS until a reviewer resolves it (tasks.ts: resolveTask).
  */
 import { randomUUID } from "node:crypto";
 import { findFieldSet } from "../catalog/lookup.js";
+import type { FileFacts } from "../domain/files.js";
 import type { ChildrenField, Field, Results } from "../domain/result.js";
-import type { FileRecord, Store } from "../store/types.js";
-import { storedValidatePlan } from "../validate/conditions.js";
+import type { ValidatePlan } from "../domain/workflow-plan.js";
+import type { Store } from "../store/types.js";
 import { evaluateConditions } from "../validate/evaluate.js";
 
 function isField(f: Field | ChildrenField): f is Field {
@@ -15,8 +16,12 @@ function isField(f: Field | ChildrenField): f is Field {
 }
 
 /** The results to finalise now, or null when a task now holds the file for review. */
-export async function validatePredictions(store: Store, file: FileRecord, predicted: Results): Promise<Results | null> {
-  const plan = storedValidatePlan(file.options);
+export async function validatePredictions(
+  store: Store,
+  file: FileFacts & ValidatePlan,
+  predicted: Results,
+): Promise<Results | null> {
+  const plan = file.options;
   const names = new Set(findFieldSet(plan.fieldSet)?.fields.map((f) => f.name) ?? []);
   const fields = predicted.fields.filter(isField).filter((f) => names.has(f.name));
   const breaches = evaluateConditions(plan.conditions, fields, predicted.warnings);

@@ -1,5 +1,5 @@
 /** E-invoice XML (CII as ZUGFeRD 1 and 2 / Factur-X / XRechnung write it, UBL 2.1) and PDFs that embed it. */
-import { AFRelationship, PDFDocument, StandardFonts } from "pdf-lib";
+import { AFRelationship, PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts } from "pdf-lib";
 import { A4, type TextLine } from "./pdf-fixtures.js";
 
 export interface InvoiceFacts {
@@ -156,5 +156,53 @@ export async function einvoicePdf(lines: TextLine[], xml: string | null, name = 
       mimeType: "text/xml",
       afRelationship: AFRelationship.Alternative,
     });
+  return doc.save();
+}
+
+/** The page of INVOICE_PAGE printed for other facts: the same layout with the number, date and parties replaced. */
+export function invoicePage(f: InvoiceFacts): TextLine[] {
+  const printed = (yyyymmdd: string) => `${yyyymmdd.slice(6)}.${yyyymmdd.slice(4, 6)}.${yyyymmdd.slice(0, 4)}`;
+  return INVOICE_PAGE.map((line) => ({
+    ...line,
+    text: line.text
+      .replace(FACTS.seller, f.seller)
+      .replace(FACTS.number, f.number)
+      .replace(printed(FACTS.date), printed(f.date))
+      .replace(FACTS.buyer, f.buyer)
+      .replace(FACTS.sellerVat, f.sellerVat),
+  }));
+}
+
+/**
+ * Several e-invoices concatenated into one PDF, one page each. `document`: every XML attached to the whole document
+ * (EmbeddedFiles and AF, naming no page); `annotation`: each XML attached by a file-attachment annotation on its own
+ * invoice's page.
+ */
+export async function einvoiceBundle(
+  invoices: ReadonlyArray<{ lines: TextLine[]; xml: string }>,
+  attach: "document" | "annotation" = "document",
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const [i, invoice] of invoices.entries()) {
+    const page = doc.addPage([A4.width, A4.height]);
+    for (const line of invoice.lines) page.drawText(line.text, { x: line.x, y: line.y, size: line.size, font });
+    const bytes = new TextEncoder().encode(invoice.xml);
+    const name = `factur-x-${i + 1}.xml`;
+    if (attach === "document") {
+      await doc.attach(bytes, name, { mimeType: "text/xml", afRelationship: AFRelationship.Alternative });
+      continue;
+    }
+    const file = doc.context.register(doc.context.flateStream(bytes, { Type: "EmbeddedFile", Subtype: "text/xml" }));
+    const spec = doc.context.obj({ Type: "Filespec", F: PDFString.of(name), UF: PDFHexString.fromText(name) });
+    spec.set(PDFName.of("EF"), doc.context.obj({ F: file, UF: file }));
+    const annotation = doc.context.obj({
+      Type: "Annot",
+      Subtype: "FileAttachment",
+      Rect: [20, 20, 40, 40],
+      FS: doc.context.register(spec),
+    });
+    page.node.addAnnot(doc.context.register(annotation));
+  }
   return doc.save();
 }

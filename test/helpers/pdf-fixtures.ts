@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { PDFDict, PDFDocument, PDFName, StandardFonts } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import type { Box } from "../../src/document/model.js";
 import { renderPage } from "../../src/ingest/index.js";
@@ -141,6 +141,19 @@ export async function withGarbageTextLayer(bytes: Uint8Array, text: string): Pro
   const fonts = saved.getPage(0).node.Resources()?.lookup(PDFName.of("Font"), PDFDict);
   for (const [, ref] of fonts?.entries() ?? []) saved.context.lookup(ref, PDFDict).set(PDFName.of("ToUnicode"), cmap);
   return saved.save();
+}
+
+/**
+ * `bytes` with page `pageNum` (1-based) made unreadable: its page dictionary is gone and its entry in the page tree
+ * points to a number instead, so pdf.js cannot load that page (nor find it again by scanning the file).
+ */
+export async function withBrokenPage(bytes: Uint8Array, pageNum: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes);
+  const kids = doc.catalog.Pages().Kids();
+  const page = kids.get(pageNum - 1);
+  if (page instanceof PDFRef) doc.context.delete(page);
+  kids.set(pageNum - 1, doc.context.register(PDFNumber.of(7)));
+  return doc.save({ useObjectStreams: false });
 }
 
 /** Appends pages of `extra` to `base` (mixed text + scanned PDFs). */

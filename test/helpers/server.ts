@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import pg from "pg";
 import type { RateLimitSettings } from "../../src/api/rate-limit-hook.js";
-import { type RunningService, startService } from "../../src/api/service.js";
 import { type CreateClientOptions, type CreatedClient, createClient } from "../../src/auth/clients.js";
+import { type RunningService, startService } from "../../src/runtime/process.js";
 import { createTestSchema, type TestSchema } from "./pg-schema.js";
 
 export interface TestServer {

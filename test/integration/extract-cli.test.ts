@@ -74,6 +74,13 @@ describe("docsift extract", () => {
     assert.equal(lines[0]?.timings, undefined);
   });
 
+  it("rejects a locale that is not a BCP 47 tag with a usage error", () => {
+    const out = docsift("extract", "--field-set", "document", "--locale", "de_DE!", pdf);
+    assert.equal(out.status, 2);
+    assert.match(out.stderr, /^docsift extract: --locale "de_DE!" is not a BCP 47 language tag/);
+    assert.equal(out.stdout, "");
+  });
+
   it("rejects an unknown product with a usage error", () => {
     const out = docsift("extract", "--product", "passports", pdf);
     assert.equal(out.status, 2);

@@ -16,19 +16,21 @@ import { makeTextPdf, SAMPLE_LINES, scanAsJpeg } from "../helpers/pdf-fixtures.j
 
 describe("OCR fallback: the tesseract CLI fails, tesseract.js reads the page", () => {
   const originalPath = process.env.PATH;
-  const originalTimeout = process.env.DOCSIFT_OCR_TIMEOUT_MS;
   const dirs: string[] = [];
   const engines: OcrEngine[] = [];
   let scan: Buffer;
 
   /** The CLI engine with the fake first on PATH, tesseract.js behind it; notices collected. */
-  async function engineWithFake(script: string): Promise<{ engine: OcrEngine; notices: OcrFallbackNotice[] }> {
+  async function engineWithFake(
+    script: string,
+    pageTimeoutMs?: number,
+  ): Promise<{ engine: OcrEngine; notices: OcrFallbackNotice[] }> {
     const dir = await fakeTesseractDir(script);
     dirs.push(dir);
     process.env.PATH = `${dir}${delimiter}${originalPath ?? ""}`;
     const notices: OcrFallbackNotice[] = [];
     const engine = withOcrFallback(
-      createOcrEngine("tesseract-cli"),
+      createOcrEngine("tesseract-cli", pageTimeoutMs),
       () => createOcrEngine("tesseract-js"),
       (n) => notices.push(n),
     );
@@ -42,8 +44,6 @@ describe("OCR fallback: the tesseract CLI fails, tesseract.js reads the page", (
 
   after(async () => {
     process.env.PATH = originalPath;
-    if (originalTimeout === undefined) delete process.env.DOCSIFT_OCR_TIMEOUT_MS;
-    else process.env.DOCSIFT_OCR_TIMEOUT_MS = originalTimeout;
     await Promise.all(engines.map((e) => e.close?.()));
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   });
@@ -68,18 +68,13 @@ describe("OCR fallback: the tesseract CLI fails, tesseract.js reads the page", (
   });
 
   it("a binary that hangs past the page time limit: timeout, no fallback", async () => {
-    process.env.DOCSIFT_OCR_TIMEOUT_MS = "300";
-    try {
-      const { engine, notices } = await engineWithFake("exec sleep 30");
-      await assert.rejects(engine.recognise(scan), (err: unknown) => {
-        assert.ok(err instanceof DocsiftError);
-        assert.equal(err.code, "timeout");
-        return true;
-      });
-      assert.equal(notices.length, 0, "a slow page is not retried on the slower engine");
-    } finally {
-      delete process.env.DOCSIFT_OCR_TIMEOUT_MS;
-    }
+    const { engine, notices } = await engineWithFake("exec sleep 30", 300);
+    await assert.rejects(engine.recognise(scan), (err: unknown) => {
+      assert.ok(err instanceof DocsiftError);
+      assert.equal(err.code, "timeout");
+      return true;
+    });
+    assert.equal(notices.length, 0, "a slow page is not retried on the slower engine");
   });
 
   it("both engines fail (bytes no engine can read): ocr_failed naming both reasons", async () => {

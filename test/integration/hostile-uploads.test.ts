@@ -17,7 +17,7 @@ import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import { ERROR_STATUS } from "../../src/domain/errors.js";
 import { hostileFiles, mutate, mutationArbitrary, smallestFiles } from "../helpers/hostile-files.js";
-import { makeTextPdf, SAMPLE_LINES, scanAsJpeg } from "../helpers/pdf-fixtures.js";
+import { makeTextPdf, SAMPLE_LINES, scanAsJpeg, withBrokenPage } from "../helpers/pdf-fixtures.js";
 import { invoicePdf, requestJson, startTestServer, type TestServer, upload, uploadForm } from "../helpers/server.js";
 
 interface Outcome {
@@ -87,6 +87,27 @@ describe("hostile uploads", () => {
       if (file.expect === "accepted") assert.equal(outcome.status, 200, `${file.name}: ${JSON.stringify(outcome)}`);
       else assert.deepEqual(outcome.code, file.expect.refused, `${file.name}: ${JSON.stringify(outcome)}`);
     }
+  });
+
+  test("a PDF with one page that cannot be read finalises, its fields from the other page and a warning", async () => {
+    const invoice = await invoicePdf({ number: "INV-2077", date: "2024-03-05", total: "12.50", pages: 2 });
+    const bytes = await withBrokenPage(invoice, 2);
+    const res = await upload(
+      server,
+      token,
+      uploadForm(bytes, { products: "invoices" }, { fileName: "page-2-broken.pdf" }),
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const result = await requestJson<{
+      status: string;
+      results?: { fields: { name: string; value: unknown }[]; warnings?: { code: string; page: number | null }[] };
+    }>(`${server.url}/result/final/${String(res.body.fileId)}`, { token });
+    assert.equal(result.body.status, "FINALISED", JSON.stringify(result.body));
+    assert.equal(result.body.results?.fields.find((f) => f.name === "invoice.number")?.value, "INV-2077");
+    assert.deepEqual(
+      result.body.results?.warnings?.map((w) => [w.code, w.page]),
+      [["page_unreadable", 2]],
+    );
   });
 
   test("random mutations of corpus files and generated PDFs never break the service", async () => {

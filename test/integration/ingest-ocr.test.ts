@@ -99,12 +99,7 @@ describe("ingest: OCR of scanned pages and images", () => {
 
   it("a page over its OCR time limit has its process killed and fails with a typed error; abort stops too", async () => {
     const engine = createOcrEngine("tesseract-cli");
-    process.env.DOCSIFT_OCR_TIMEOUT_MS = "50";
-    try {
-      await assert.rejects(ingest(scan, { ocr: engine }), { code: "timeout" });
-    } finally {
-      delete process.env.DOCSIFT_OCR_TIMEOUT_MS;
-    }
+    await assert.rejects(ingest(scan, { ocr: createOcrEngine("tesseract-cli", 50) }), { code: "timeout" });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("client went away")), 50);
     await assert.rejects(ingest(scan, { ocr: engine, signal: controller.signal }), /client went away/);

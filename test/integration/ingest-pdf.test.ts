@@ -7,7 +7,15 @@ import type { Document } from "../../src/document/model.js";
 import { ingest, inspect, renderPage } from "../../src/ingest/index.js";
 import { withPdf } from "../../src/ingest/pdf-open.js";
 import { textLayerWords } from "../../src/ingest/pdf-pages.js";
-import { A4, drawLines, makeImagePdf, makeTextPdf, SAMPLE_LINES, scanAsJpeg } from "../helpers/pdf-fixtures.js";
+import {
+  A4,
+  drawLines,
+  makeImagePdf,
+  makeTextPdf,
+  SAMPLE_LINES,
+  scanAsJpeg,
+  withBrokenPage,
+} from "../helpers/pdf-fixtures.js";
 
 const INVOICES = "/work/shared/data/invoices-dev";
 const TOLERANCE = 0.01;
@@ -147,5 +155,38 @@ describe("ingest: born-digital PDF text layer", () => {
         `${file}: has an amount as one word`,
       );
     }
+  });
+});
+
+describe("ingest: a page that cannot be read", () => {
+  it("is kept without words and named in a page_unreadable warning; the other pages are read", async () => {
+    const { bytes } = await makeTextPdf([SAMPLE_LINES, SAMPLE_LINES.slice(0, 3), SAMPLE_LINES]);
+    const broken = await withBrokenPage(bytes, 3);
+    assert.deepEqual(await inspect(broken), { type: "pdf", pageCount: 3 }, "accepted at upload");
+    const seen: number[] = [];
+    const doc = await ingest(broken, { onPage: (p) => seen.push(p.pageNum) });
+    assert.deepEqual(
+      doc.pages.map((p) => [p.pageNum, p.words.length > 0]),
+      [
+        [1, true],
+        [2, true],
+        [3, false],
+      ],
+    );
+    assert.ok(doc.pages[1]!.words.some((w) => w.text === "INV-2024-0042"));
+    assert.deepEqual(seen.sort(), [1, 2], "progress is reported for the pages read");
+    assert.equal(doc.warnings?.length, 1);
+    assert.equal(doc.warnings[0]!.code, "page_unreadable");
+    assert.equal(doc.warnings[0]!.page, 3);
+    assert.match(doc.warnings[0]!.message, /^Page 3 could not be read/);
+    assert.equal((await ingest(bytes)).warnings, undefined, "no warnings when every page reads");
+    await assert.rejects(renderPage(broken, 3), { code: "corrupt_file" });
+  });
+
+  it("fails the file as corrupt when pdf.js cannot open it past a broken first page", async () => {
+    const { bytes } = await makeTextPdf([SAMPLE_LINES, SAMPLE_LINES]);
+    const broken = await withBrokenPage(bytes, 1);
+    await assert.rejects(inspect(broken), { code: "corrupt_file" });
+    await assert.rejects(ingest(broken), { code: "corrupt_file" });
   });
 });

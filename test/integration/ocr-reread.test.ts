@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import sharp from "sharp";
-import { DocsiftError } from "../../src/domain/errors.js";
 import { renderPage } from "../../src/ingest/index.js";
 import type { OcrEngine, OcrResult } from "../../src/ingest/ocr/engine.js";
-import { defaultOcrEngine } from "../../src/ingest/ocr/factory.js";
 import { type LineRecogniser, paddleRecogniser, readLine } from "../../src/ingest/ocr/line-recogniser.js";
 import { rereadLines, withLineRereading } from "../../src/ingest/ocr/rereading.js";
 import { createTesseractCli } from "../../src/ingest/ocr/tesseract-cli.js";
@@ -124,21 +122,6 @@ describe("line re-reading with PaddleOCR's recogniser (real model, real tesserac
     };
     assert.equal(await withLineRereading(cachedEngine(sure), counting).recognise(poor), sure);
     assert.equal(reads, 0);
-  });
-
-  it("rejects DOCSIFT_OCR_REREAD values other than doubtful and off", () => {
-    const saved = process.env.DOCSIFT_OCR_REREAD;
-    process.env.DOCSIFT_OCR_REREAD = "always";
-    try {
-      assert.throws(
-        () => defaultOcrEngine(),
-        (err: unknown) =>
-          err instanceof DocsiftError && err.code === "bad_request" && /DOCSIFT_OCR_REREAD/.test(err.message),
-      );
-    } finally {
-      if (saved === undefined) delete process.env.DOCSIFT_OCR_REREAD;
-      else process.env.DOCSIFT_OCR_REREAD = saved;
-    }
   });
 
   it("stops between lines when the signal is aborted, with the signal's reason", async () => {

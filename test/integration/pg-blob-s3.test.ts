@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
-import { parseS3Url, s3BlobStore, s3ConfigFromEnv } from "../../src/store/blob-s3.js";
+import { storageConfig } from "../../src/runtime/config.js";
+import { parseS3Url, s3BlobStore, s3ClientConfig } from "../../src/store/blob-s3.js";
 import { invoicePdf, requestJson, startTestServer, upload, uploadForm } from "../helpers/server.js";
 
 const BUCKET = "docsift-test";
@@ -47,7 +48,7 @@ after(async () => {
 });
 
 async function keys(prefix: string): Promise<string[]> {
-  const client = new S3Client(s3ConfigFromEnv());
+  const client = new S3Client(s3ClientConfig(storageConfig().s3));
   try {
     const res = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
     return (res.Contents ?? []).map((o) => o.Key ?? "").sort();
@@ -64,7 +65,7 @@ test("BLOB_URL parsing: bucket and a normalised prefix; anything else is refused
 });
 
 test("the S3 blob store writes, reads back, reports a missing key as ENOENT and deletes", async () => {
-  const blobs = s3BlobStore(`s3://${BUCKET}/unit`);
+  const blobs = s3BlobStore(`s3://${BUCKET}/unit`, storageConfig().s3);
   try {
     const id = "0f6e2a4c-1b7d-4c5e-9a8f-3d2c1b0a9e8d";
     const bytes = new Uint8Array(300_000).map((_, i) => (i * 31) % 251);
@@ -80,14 +81,14 @@ test("the S3 blob store writes, reads back, reports a missing key as ENOENT and 
 });
 
 test("the S3 blob store lists its own blobs (for the orphan sweep), not other keys under or beside its prefix", async () => {
-  const blobs = s3BlobStore(`s3://${BUCKET}/listed`);
-  const beside = s3BlobStore(`s3://${BUCKET}/beside`);
+  const blobs = s3BlobStore(`s3://${BUCKET}/listed`, storageConfig().s3);
+  const beside = s3BlobStore(`s3://${BUCKET}/beside`, storageConfig().s3);
   const before = Date.now() - 60_000;
   try {
     const ids = ["0a1b2c3d-0000-4000-8000-000000000001", "0a1b2c3d-0000-4000-8000-000000000002"];
     for (const id of ids) await blobs.put(id, new Uint8Array([1]));
     await beside.put("0a1b2c3d-0000-4000-8000-000000000003", new Uint8Array([1]));
-    const client = new S3Client(s3ConfigFromEnv());
+    const client = new S3Client(s3ClientConfig(storageConfig().s3));
     await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: "listed/notes/readme.txt", Body: "x" }));
     client.destroy();
     const listed = [];

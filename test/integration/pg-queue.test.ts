@@ -11,7 +11,8 @@ import { sql } from "kysely";
 import { MAX_ATTEMPTS } from "../../src/domain/attempts.js";
 import type { JobHandler } from "../../src/queue/job-queue.js";
 import { type PgCompletion, startPgCompletion } from "../../src/queue/pg-completion.js";
-import { type PgQueue, pgQueueSettingsFromEnv, startPgQueue } from "../../src/queue/pg-queue.js";
+import { type PgQueue, pgQueueSettings, startPgQueue } from "../../src/queue/pg-queue.js";
+import { DEFAULT_PG_QUEUE_TUNING } from "../../src/runtime/config.js";
 import { openStorage, type Storage } from "../../src/store/open.js";
 import { createTestSchema, type TestSchema } from "../helpers/pg-schema.js";
 
@@ -56,12 +57,12 @@ async function newFile(): Promise<string> {
 
 test("a completion notified on one connection wakes a waiter on another, also after its LISTEN session dropped", async () => {
   const db = storage.postgres!.db;
-  const a = await startPgCompletion({ url: schema.url, db, onError });
+  const a = await startPgCompletion({ url: schema.url, db, store: storage.store, onError });
   // A name of its own, so the test can find b's LISTEN session among every other client of the server.
   const appName = `docsift_listen_${randomUUID().slice(0, 8)}`;
   const bUrl = new URL(schema.url);
   bUrl.searchParams.set("application_name", appName);
-  const b = await startPgCompletion({ url: bUrl.toString(), db, onError });
+  const b = await startPgCompletion({ url: bUrl.toString(), db, store: storage.store, onError });
   try {
     const first = await newFile();
     const woken = b.wait(first, 10_000);
@@ -93,18 +94,18 @@ test("a completion notified on one connection wakes a waiter on another, also af
 /** A queue that dead-letters a job after its first retry, with `handler` as the job runner. */
 async function startQueue(handler: JobHandler): Promise<{ queue: PgQueue; completion: PgCompletion }> {
   const db = storage.postgres!.db;
-  const completion = await startPgCompletion({ url: schema.url, db, onError });
+  const completion = await startPgCompletion({ url: schema.url, db, store: storage.store, onError });
   const queue = await startPgQueue({
     url: schema.url,
     settings: {
-      ...pgQueueSettingsFromEnv(schema.url, {}),
+      ...pgQueueSettings(schema.url, DEFAULT_PG_QUEUE_TUNING),
       retryLimit: 1,
       retryDelaySeconds: 1,
       pollingIntervalSeconds: 1,
     },
     completion,
     onError,
-    worker: { handler, concurrency: 2, store: storage.store, db, onDeadLetter: () => undefined },
+    worker: { handler, concurrency: 2, store: storage.store, onDeadLetter: () => undefined },
   });
   return { queue, completion };
 }

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { MAX_ATTEMPTS } from "../../src/domain/attempts.js";
 import { inProcessCompletion } from "../../src/queue/completion.js";
-import { WorkerCrashError, WorkerPool } from "../../src/queue/worker-pool.js";
 import { openStorage } from "../../src/store/open.js";
-import type { ProcessingPool } from "../../src/workflows/processing-tasks.js";
 import { createJobRunner } from "../../src/workflows/runner.js";
+import type { ProcessingPool } from "../../src/workflows/threads/processing-tasks.js";
+import { WorkerCrashError, WorkerPool } from "../../src/workflows/threads/worker-pool.js";
 
 /** Exits the thread for a predict task; answers a render task with an empty PNG buffer. */
 const CRASHING_THREAD = new URL(

@@ -63,6 +63,9 @@ async function splitChildren(bytes: Uint8Array, fileName = "bundle.pdf"): Promis
   return field.value as ChildRef[];
 }
 
+const fileName = async (fileId: string): Promise<string | null> =>
+  (await requestJson<{ fileName: string | null }>(`${server.url}/files/${fileId}`, { token })).body.fileName;
+
 const fieldValue = (body: ResultBody, name: string): unknown =>
   body.results?.fields.find((f) => f.name === name)?.value;
 
@@ -86,6 +89,11 @@ describe("split workflow", () => {
       assert.equal(fieldValue(child.body, "invoice.number"), THREE_INVOICES[i]?.number);
       assert.equal(fieldValue(child.body, "invoice.date"), THREE_INVOICES[i]?.date.split(".").reverse().join("-"));
     });
+    assert.deepEqual(await Promise.all(children.map((c) => fileName(c.file_id))), [
+      "bundle-part1.pdf",
+      "bundle-part2.pdf",
+      "bundle-part3.pdf",
+    ]);
     // Each child's stored file is a real PDF of its own pages.
     const third = children[2];
     assert.ok(third);
@@ -117,6 +125,7 @@ describe("split workflow", () => {
     const children = await splitChildren(new Uint8Array(jpeg), "scan.jpg");
     assert.equal(children.length, 1);
     assert.deepEqual(children[0]?.pages, { from: 1, to: 1 });
+    assert.equal(await fileName(children[0]?.file_id ?? ""), "scan.jpg", "the image itself keeps its name");
     const child = await result(children[0]?.file_id ?? "");
     assert.equal(child.body.status, "FINALISED", JSON.stringify(child.body));
     assert.equal(fieldValue(child.body, "invoice.number"), second.number);

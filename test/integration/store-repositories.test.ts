@@ -99,6 +99,21 @@ for (const backend of ["sqlite", "postgres"] as const) {
     });
   });
 
+  test(`${backend}: what the queue asks: finished files among some ids, files never started oldest first`, async () => {
+    await withBackend(backend, async (store) => {
+      await seed(store, ["f1", "f2", "f3", "f4", "f5", "f6"]);
+      await store.files.finalise("f1", results("done"), "2026-01-03T00:00:00.000Z");
+      await store.files.fail("f2", { error: "internal", message: "no" }, "2026-01-03T00:00:00.000Z");
+      await store.files.markStarted("f3", "2026-01-03T00:00:00.000Z");
+      // Started once, then back to RECEIVED for a retry: it had a job, so the sweep leaves it to the queue.
+      await store.files.markStarted("f4", "2026-01-03T00:00:00.000Z");
+      await store.files.markRetry("f4");
+      assert.deepEqual((await store.files.finishedIds(["f1", "f2", "f3", "f5", "unknown"])).sort(), ["f1", "f2"]);
+      assert.deepEqual(await store.files.finishedIds([]), []);
+      assert.deepEqual(await store.files.listNeverStarted(), ["f5", "f6"]);
+    });
+  });
+
   test(`${backend}: tenants and clients read back as written`, async () => {
     await withBackend(backend, async (store) => {
       await seed(store, []);

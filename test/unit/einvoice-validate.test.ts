@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Field, ResultWarning } from "../../src/domain/result.js";
-import { parseValidatePlan } from "../../src/validate/conditions.js";
+import { parseValidateOptions } from "../../src/validate/conditions.js";
 import { evaluateConditions } from "../../src/validate/evaluate.js";
 
 const total: Field = { name: "invoice.total", value: "1300.00", confidence: 1, boundingBox: null, source: "einvoice" };
@@ -9,7 +9,7 @@ const mismatch: ResultWarning = { code: "einvoice_mismatch", page: 1, field: "in
 
 describe("einvoice-consistent condition", () => {
   it("parses with or without a field", () => {
-    const plan = parseValidatePlan(
+    const plan = parseValidateOptions(
       {
         prediction: {
           conditions: [{ type: "einvoice-consistent" }, { type: "einvoice-consistent", field: "invoice.total" }],

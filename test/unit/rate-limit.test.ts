@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DEFAULT_MAX_QUEUE, maxQueueFromEnv } from "../../src/api/queue-bound.js";
 import { parseRateLimit, TokenBuckets } from "../../src/api/rate-limit.js";
-import { DEFAULT_RATE_LIMITS, rateLimitsFromEnv } from "../../src/api/rate-limit-hook.js";
 
 describe("parseRateLimit", () => {
   test("reads N/window in ms, s, m, h, a bare unit, a bare number per minute", () => {
@@ -20,26 +18,6 @@ describe("parseRateLimit", () => {
     for (const bad of ["", "ten", "10/", "10/0s", "-1/60s", "10/60x", "1.5/60s", "10 per minute"]) {
       assert.throws(() => parseRateLimit("DOCSIFT_RATE_LIMIT", bad), /DOCSIFT_RATE_LIMIT must look like/, bad);
     }
-  });
-
-  test("the environment overrides each budget; unset keeps the default", () => {
-    assert.deepEqual(rateLimitsFromEnv({}), DEFAULT_RATE_LIMITS);
-    const env = { DOCSIFT_RATE_LIMIT: "off", DOCSIFT_UPLOAD_RATE_LIMIT: "5/10s", DOCSIFT_TOKEN_RATE_LIMIT: "" };
-    assert.deepEqual(rateLimitsFromEnv(env), {
-      requests: undefined,
-      uploads: { count: 5, windowMs: 10_000 },
-      token: DEFAULT_RATE_LIMITS.token,
-    });
-    assert.throws(() => rateLimitsFromEnv({ DOCSIFT_TOKEN_RATE_LIMIT: "lots" }), /DOCSIFT_TOKEN_RATE_LIMIT/);
-  });
-
-  test("DOCSIFT_MAX_QUEUE: default, a number, 0 and off for no bound, garbage throws", () => {
-    assert.equal(maxQueueFromEnv({}), DEFAULT_MAX_QUEUE);
-    assert.equal(maxQueueFromEnv({ DOCSIFT_MAX_QUEUE: "50" }), 50);
-    assert.equal(maxQueueFromEnv({ DOCSIFT_MAX_QUEUE: "0" }), 0);
-    assert.equal(maxQueueFromEnv({ DOCSIFT_MAX_QUEUE: "off" }), 0);
-    assert.throws(() => maxQueueFromEnv({ DOCSIFT_MAX_QUEUE: "-3" }), /DOCSIFT_MAX_QUEUE/);
-    assert.throws(() => maxQueueFromEnv({ DOCSIFT_MAX_QUEUE: "many" }), /DOCSIFT_MAX_QUEUE/);
   });
 });
 

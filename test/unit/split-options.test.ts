@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DocsiftError } from "../../src/domain/errors.js";
-import { parseSplitPlan, storedSplitPlan } from "../../src/split/options.js";
+import { planFromStored, storedOptions } from "../../src/domain/stored-workflow-plan.js";
+import { parseSplitOptions } from "../../src/split/options.js";
 
 const base = {
   childWorkflowId: undefined,
@@ -14,21 +15,21 @@ const badRequest = (pattern: RegExp) => (err: unknown) =>
 
 describe("parseSplitPlan", () => {
   it("takes the child workflow from the form or from workflowOptions; children default to the upload's selection", () => {
-    assert.deepEqual(parseSplitPlan({ ...base, childWorkflowId: "prediction" }), {
-      childWorkflow: "prediction",
+    assert.deepEqual(parseSplitOptions({ ...base, childWorkflowId: "prediction" }), {
       childSelection: { products: ["invoices"] },
+      child: { workflow: "prediction", options: null },
     });
     const nested = {
       prediction: { childWorkflow: "prediction", childWorkflowOptions: { prediction: { fieldSets: ["invoice"] } } },
     };
-    assert.deepEqual(parseSplitPlan({ ...base, workflowOptions: nested }), {
-      childWorkflow: "prediction",
+    assert.deepEqual(parseSplitOptions({ ...base, workflowOptions: nested }), {
       childSelection: { fieldSets: ["invoice"] },
+      child: { workflow: "prediction", options: null },
     });
   });
 
   it("lets the childWorkflowOptions parameter win over the nested child options", () => {
-    const plan = parseSplitPlan({
+    const plan = parseSplitOptions({
       ...base,
       childWorkflowId: "prediction",
       childWorkflowOptions: { prediction: { products: ["receipts"] } },
@@ -38,20 +39,20 @@ describe("parseSplitPlan", () => {
   });
 
   it("rejects missing, contradictory, unsupported and malformed options", () => {
-    assert.throws(() => parseSplitPlan(base), badRequest(/childWorkflowId/));
+    assert.throws(() => parseSplitOptions(base), badRequest(/childWorkflowId/));
     assert.throws(
       () =>
-        parseSplitPlan({
+        parseSplitOptions({
           ...base,
           childWorkflowId: "prediction",
           workflowOptions: { prediction: { childWorkflow: "x" } },
         }),
       badRequest(/not a child workflow/),
     );
-    assert.throws(() => parseSplitPlan({ ...base, childWorkflowId: "validate" }), badRequest(/conditions/));
+    assert.throws(() => parseSplitOptions({ ...base, childWorkflowId: "validate" }), badRequest(/conditions/));
     assert.throws(
       () =>
-        parseSplitPlan({
+        parseSplitOptions({
           ...base,
           childWorkflowId: "prediction",
           childWorkflowOptions: { prediction: { fieldSets: ["zzz"] } },
@@ -59,18 +60,20 @@ describe("parseSplitPlan", () => {
       badRequest(/zzz/),
     );
     assert.throws(
-      () => parseSplitPlan({ ...base, childWorkflowId: "prediction", childWorkflowOptions: { other: {} } }),
+      () => parseSplitOptions({ ...base, childWorkflowId: "prediction", childWorkflowOptions: { other: {} } }),
       badRequest(/unknown key/),
     );
     assert.throws(
-      () => parseSplitPlan({ ...base, childWorkflowId: "prediction", workflowOptions: { prediction: "x" } }),
+      () => parseSplitOptions({ ...base, childWorkflowId: "prediction", workflowOptions: { prediction: "x" } }),
       badRequest(/must be a JSON object/),
     );
   });
 
   it("reads a stored plan back", () => {
-    const plan = parseSplitPlan({ ...base, childWorkflowId: "prediction" });
-    assert.deepEqual(storedSplitPlan({ ...plan }), plan);
-    assert.throws(() => storedSplitPlan(null), DocsiftError);
+    const options = parseSplitOptions({ ...base, childWorkflowId: "prediction" });
+    assert.deepEqual(planFromStored("split", storedOptions({ workflow: "split", options })), {
+      workflow: "split",
+      options,
+    });
   });
 });

@@ -1,15 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DocsiftError } from "../../src/domain/errors.js";
-import { DEFAULT_PRIORITY, parseValidatePlan, storedValidatePlan } from "../../src/validate/conditions.js";
+import { planFromStored, storedOptions } from "../../src/domain/stored-workflow-plan.js";
+import { DEFAULT_PRIORITY, parseValidateOptions } from "../../src/validate/conditions.js";
 
 const badRequest = (pattern: RegExp) => (err: unknown) =>
   err instanceof DocsiftError && err.code === "bad_request" && pattern.test(err.message);
 
 const plan = (prediction: Record<string, unknown>, requested = ["invoice", "parties"]) =>
-  parseValidatePlan({ prediction }, requested);
+  parseValidateOptions({ prediction }, requested);
 
-describe("parseValidatePlan", () => {
+describe("parseValidateOptions", () => {
   it("reads conditions, defaults null bounds, submit true and the middle priority", () => {
     const p = plan({
       fieldset: "invoice",
@@ -30,11 +31,11 @@ describe("parseValidatePlan", () => {
       max: "2024-12-31",
     });
     assert.deepEqual(p.createTask, { submit: true, priority: DEFAULT_PRIORITY });
-    assert.deepEqual(storedValidatePlan({ validate: p }), p);
+    assert.deepEqual(planFromStored("validate", storedOptions({ workflow: "validate", options: p })).options, p);
   });
 
   it("takes createTask and defaults the field set when only one is requested", () => {
-    const p = parseValidatePlan(
+    const p = parseValidateOptions(
       {
         prediction: {
           conditions: [{ type: "field-present", field: "receipt.total" }],
@@ -49,7 +50,7 @@ describe("parseValidatePlan", () => {
 
   it("answers 400 naming the wrong condition", () => {
     const present = { type: "field-present", field: "invoice.number" };
-    assert.throws(() => parseValidatePlan(null, ["invoice"]), badRequest(/conditions/));
+    assert.throws(() => parseValidateOptions(null, ["invoice"]), badRequest(/conditions/));
     assert.throws(() => plan({ fieldset: "receipt", conditions: [present] }), badRequest(/"receipt" is not among/));
     assert.throws(() => plan({ conditions: [present] }), badRequest(/fieldset is required/));
     assert.throws(() => plan({ fieldset: "invoice", conditions: [] }), badRequest(/non-empty/));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Field } from "../../src/domain/result.js";
-import type { Condition } from "../../src/validate/conditions.js";
+import type { Condition } from "../../src/domain/validation.js";
 import { evaluateConditions } from "../../src/validate/evaluate.js";
 import { applyCorrections, parseCorrections } from "../../src/validate/review.js";
 

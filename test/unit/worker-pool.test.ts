@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { DocsiftError } from "../../src/domain/errors.js";
-import { POOL_ABORT, PoolFullError, WorkerCrashError, WorkerPool } from "../../src/queue/worker-pool.js";
+import { POOL_ABORT, PoolFullError, WorkerCrashError, WorkerPool } from "../../src/workflows/threads/worker-pool.js";
 
 type Task = { kind: "sleep-child" | "ping" | "allocate" | "exit" | "count" };
 type Result = { pid?: number; pong?: true; received?: number };

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { DocsiftError } from "../../domain/errors.js";
 import type { FileStatus } from "../../domain/result.js";
-import { deleteFile, type FileDeps, fileInfo, listFiles, originalFile } from "../../workflows/files.js";
+import type { Workflows } from "../../workflows/facade.js";
 import { principalOf } from "../auth-hook.js";
 import { errorResponses, fileIdParams } from "../schemas.js";
 
@@ -62,7 +62,8 @@ function parseSince(value: string | undefined): string | null {
   return new Date(ms).toISOString();
 }
 
-export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<void> {
+export async function fileRoutes(app: FastifyInstance, deps: { workflows: Workflows }): Promise<void> {
+  const { workflows } = deps;
   app.get<{
     Querystring: { status?: FileStatus; tag?: string; since?: string; limit?: number; cursor?: string };
   }>(
@@ -102,7 +103,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
     },
     async (request) => {
       const { status, tag, since, limit, cursor } = request.query;
-      return listFiles(deps, principalOf(request).tenantId, {
+      return workflows.listFiles(principalOf(request).tenantId, {
         status: status ?? null,
         tag: tag ?? null,
         since: parseSince(since),
@@ -125,7 +126,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
         response: { 200: fileInfoSchema, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => fileInfo(deps, principalOf(request).tenantId, request.params.fileId),
+    async (request) => workflows.fileInfo(principalOf(request).tenantId, request.params.fileId),
   );
 
   app.get<{ Params: { fileId: string } }>(
@@ -155,7 +156,7 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
       },
     },
     async (request, reply) => {
-      const original = await originalFile(deps, principalOf(request).tenantId, request.params.fileId);
+      const original = await workflows.originalFile(principalOf(request).tenantId, request.params.fileId);
       return reply
         .type(original.contentType)
         .header("content-disposition", attachment(original.fileName))
@@ -184,7 +185,10 @@ export async function fileRoutes(app: FastifyInstance, deps: FileDeps): Promise<
       },
     },
     async (request, reply) => {
-      const { deleted, blobFailures } = await deleteFile(deps, principalOf(request).tenantId, request.params.fileId);
+      const { deleted, blobFailures } = await workflows.deleteFile(
+        principalOf(request).tenantId,
+        request.params.fileId,
+      );
       if (!deleted) throw new DocsiftError("not_found", "No file with this id.");
       for (const err of blobFailures) {
         request.log.warn({ err, fileId: request.params.fileId }, "a deleted file's blob could not be removed");

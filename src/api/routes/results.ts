@@ -3,17 +3,14 @@
  * file's workflows end, woken by the completion signal; `timeout` bounds the wait.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { DocsiftError } from "../../domain/errors.js";
-import type { CompletionSignal } from "../../queue/completion.js";
-import type { FileRecord, FileWithResults, Store } from "../../store/types.js";
-import type { PageImages } from "../../workflows/page-images.js";
+import type { FileWithResults } from "../../domain/files.js";
+import type { Workflows } from "../../workflows/facade.js";
+import { isFinished } from "../../workflows/results.js";
 import { principalOf } from "../auth-hook.js";
 import { errorResponses, fieldSchema, fileIdParams, warningSchema } from "../schemas.js";
 
 export interface ResultDeps {
-  store: Store;
-  completion: CompletionSignal;
-  pageImages: PageImages;
+  workflows: Workflows;
   /** Upper bound (and default) of a blocking wait, ms. */
   maxWaitMs: number;
 }
@@ -22,29 +19,14 @@ const FINISHED_CACHE_LIMIT = 1000;
 /** Longest block while a file may be waiting on a validation task (spec: 30 s), whatever the server's own bound. */
 export const TASK_WAIT_MS = 30_000;
 const JSON_TYPE = "application/json; charset=utf-8";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function notFound(): DocsiftError {
-  return new DocsiftError("not_found", "No file with this id.");
-}
-
-/** Unknown, malformed and other tenants' ids all read as the same 404. */
-async function findFile(store: Store, request: FastifyRequest, fileId: string): Promise<FileRecord> {
-  const who = principalOf(request);
-  const file = UUID.test(fileId) ? await store.files.get(who.tenantId, fileId.toLowerCase()) : undefined;
-  if (!file) throw notFound();
-  return file;
-}
-
-const isDone = (file: FileRecord): boolean => file.status === "FINALISED" || file.status === "FAILED";
 
 export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Promise<void> {
-  const { store, completion } = deps;
+  const { workflows } = deps;
   // A finished file (FINALISED or FAILED) never changes again, so its serialised answer is kept, bounded, and
   // repeated fetches skip the store and the serialiser. The tenant check still applies to every hit.
   const finished = new Map<string, { tenantId: string; json: ReturnType<FastifyReply["serialize"]> }>();
   // A finished file is notified again only when it is deleted (by any process): its answer must go.
-  const stopEvicting = completion.onNotify((fileId) => finished.delete(fileId));
+  const stopEvicting = workflows.onFileChanged((fileId) => finished.delete(fileId));
   app.addHook("onClose", async () => stopEvicting());
   const sendFinished = (found: FileWithResults, reply: FastifyReply, verbose: boolean): FastifyReply => {
     // Verbose answers carry what the schema leaves out (each field's raw text): sent as stored, never cached.
@@ -121,26 +103,18 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
     const verbose = request.query.verbose === true;
     const hit = verbose ? undefined : finished.get(fileId);
     if (hit && hit.tenantId === tenantId) return reply.type(JSON_TYPE).send(hit.json);
-    const read = async (): Promise<FileWithResults> => {
-      const found = UUID.test(fileId) ? await store.files.getWithResults(tenantId, fileId) : undefined;
-      if (!found) throw notFound();
-      return found;
-    };
-    let found = await read();
-    if (isDone(found.file)) return sendFinished(found, reply, verbose);
+    const found = await workflows.readResult(tenantId, fileId);
+    if (isFinished(found.file)) return sendFinished(found, reply, verbose);
     const cap = found.file.workflow === "validate" ? Math.min(deps.maxWaitMs, TASK_WAIT_MS) : deps.maxWaitMs;
     const waitMs = Math.min(request.query.timeout ?? cap, cap);
     if (waitMs === 0) return answer(found);
-    // Subscribe, then read again: a completion between the first read and the subscription is not missed.
     // A client that hangs up ends its wait (the response closes before it finished).
     const abort = new AbortController();
     const onClose = (): void => abort.abort();
     reply.raw.once("close", onClose);
     try {
-      const woken = completion.wait(fileId, waitMs, abort.signal);
-      found = await read();
-      if (!isDone(found.file) && (await woken)) found = await read();
-      return isDone(found.file) ? sendFinished(found, reply, verbose) : answer(found);
+      const now = await workflows.awaitResult(tenantId, fileId, waitMs, abort.signal);
+      return isFinished(now.file) ? sendFinished(now, reply, verbose) : answer(now);
     } finally {
       abort.abort();
       reply.raw.off("close", onClose);
@@ -177,17 +151,13 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
       },
     },
     async (request, reply) => {
-      const file = await findFile(store, request, request.params.fileId);
-      const pageNum = request.query.page;
-      if (pageNum > file.pageCount) {
-        throw new DocsiftError("not_found", `Page ${pageNum} does not exist; the file has ${file.pageCount} page(s).`);
-      }
       // A client that hangs up before its image is sent cancels the render (unless another request waits on it).
       const gone = new AbortController();
       const onClose = (): void => gone.abort(new Error("the client closed the connection"));
       reply.raw.once("close", onClose);
       try {
-        const png = await deps.pageImages.render(file, pageNum, gone.signal);
+        const tenantId = principalOf(request).tenantId;
+        const png = await workflows.renderPage(tenantId, request.params.fileId, request.query.page, gone.signal);
         return reply.type("image/png").header("cache-control", "private, max-age=3600").send(png);
       } finally {
         reply.raw.off("close", onClose);

@@ -6,23 +6,19 @@
  */
 import type { FastifyInstance } from "fastify";
 import { findFieldSet } from "../../catalog/lookup.js";
-import { DocsiftError } from "../../domain/errors.js";
 import type { ChildrenField, Field } from "../../domain/result.js";
-import type { CompletionSignal } from "../../queue/completion.js";
-import type { Store, TaskCursor, TaskRecord, TaskStatus } from "../../store/types.js";
-import { applyCorrections, parseCorrections } from "../../validate/review.js";
+import type { TaskRecord, TaskStatus } from "../../domain/tasks.js";
+import type { Workflows } from "../../workflows/facade.js";
 import { principalOf } from "../auth-hook.js";
 import { errorResponses, fieldSchema } from "../schemas.js";
 
 export interface TaskRouteDeps {
-  store: Store;
-  completion: CompletionSignal;
+  workflows: Workflows;
 }
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 const STATUSES = ["open", "draft", "resolved", "all"] as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isField(f: Field | ChildrenField): f is Field {
   return f.name !== "components.children";
@@ -51,23 +47,6 @@ export function taskView(task: TaskRecord) {
     resolvedBy: task.resolvedBy,
     corrections: task.corrections,
   };
-}
-
-function encodeCursor(task: TaskRecord): string {
-  const cursor: TaskCursor = { priority: task.priority, createdAt: task.createdAt, id: task.id };
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
-}
-
-function decodeCursor(text: string): TaskCursor {
-  try {
-    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<TaskCursor>;
-    if (typeof c.priority === "number" && typeof c.createdAt === "string" && typeof c.id === "string") {
-      return { priority: c.priority, createdAt: c.createdAt, id: c.id };
-    }
-  } catch {
-    // reported below
-  }
-  throw new DocsiftError("bad_request", "cursor is not a `next` value from a previous page.");
 }
 
 const breachSchema = {
@@ -109,14 +88,8 @@ const taskIdParams = {
 } as const;
 
 export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Promise<void> {
-  const { store, completion } = deps;
+  const { workflows } = deps;
   const security = [{ oauth2: ["validate:annotation"] }];
-
-  const find = async (tenantId: string, taskId: string): Promise<TaskRecord> => {
-    const task = UUID.test(taskId) ? await store.tasks.get(tenantId, taskId.toLowerCase()) : undefined;
-    if (!task) throw new DocsiftError("not_found", "No task with this id.");
-    return task;
-  };
 
   app.get<{ Querystring: { status: (typeof STATUSES)[number]; cursor?: string; limit: number } }>(
     "/validate/tasks",
@@ -150,15 +123,12 @@ export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Pro
     },
     async (request) => {
       const { status, cursor, limit } = request.query;
-      // One extra row tells whether another page exists without a count query.
-      const rows = await store.tasks.list(principalOf(request).tenantId, {
+      const page = await workflows.listTasks(principalOf(request).tenantId, {
         status: status === "all" ? null : (status as TaskStatus),
-        after: cursor ? decodeCursor(cursor) : null,
-        limit: limit + 1,
+        cursor: cursor || null,
+        limit,
       });
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
-      return { tasks: page.map(taskView), next: rows.length > limit && last ? encodeCursor(last) : null };
+      return { tasks: page.tasks.map(taskView), next: page.next };
     },
   );
 
@@ -174,7 +144,7 @@ export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Pro
         response: { 200: taskSchema, ...errorResponses(401, 403, 404, 429) },
       },
     },
-    async (request) => taskView(await find(principalOf(request).tenantId, request.params.taskId)),
+    async (request) => taskView(await workflows.getTask(principalOf(request).tenantId, request.params.taskId)),
   );
 
   app.post<{ Params: { taskId: string } }>(
@@ -193,18 +163,7 @@ export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Pro
         response: { 200: taskSchema, ...errorResponses(401, 403, 404, 409, 429) },
       },
     },
-    async (request) => {
-      const who = principalOf(request);
-      const task = await find(who.tenantId, request.params.taskId);
-      if (task.status !== "draft") {
-        throw new DocsiftError("conflict", `This task is ${task.status}, not a draft: only drafts are submitted.`);
-      }
-      // The conditional update matched nothing: it was submitted or resolved between our read and our write.
-      const submitted = await store.tasks.submit(who.tenantId, task.id);
-      if (!submitted)
-        throw new DocsiftError("conflict", "This task is no longer a draft (submitted or resolved meanwhile).");
-      return taskView(submitted);
-    },
+    async (request) => taskView(await workflows.submitTask(principalOf(request).tenantId, request.params.taskId)),
   );
 
   app.post<{ Params: { taskId: string }; Body: unknown }>(
@@ -223,22 +182,6 @@ export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Pro
         response: { 200: taskSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (request) => {
-      const who = principalOf(request);
-      const task = await find(who.tenantId, request.params.taskId);
-      const conflict = () => new DocsiftError("conflict", "This task is already resolved (by another reviewer).");
-      if (task.status === "resolved") throw conflict();
-      const corrections = parseCorrections(request.body, task.fieldSet);
-      const resolved = await store.tasks.resolve(who.tenantId, task.id, {
-        corrections,
-        results: applyCorrections(task.predicted, corrections),
-        by: who.clientId,
-        at: new Date().toISOString(),
-      });
-      // The conditional update matched nothing: someone resolved it between our read and our write.
-      if (!resolved) throw conflict();
-      completion.notify(resolved.fileId);
-      return taskView(resolved);
-    },
+    async (request) => taskView(await workflows.resolveTask(principalOf(request), request.params.taskId, request.body)),
   );
 }

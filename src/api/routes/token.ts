@@ -8,11 +8,10 @@
  * refused, and the query string of these paths is never logged.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { authenticateClient } from "../../auth/clients.js";
+import type { ClientChecks } from "../../auth/clients.js";
 import type { KeySet } from "../../auth/signing-key.js";
 import { issueToken } from "../../auth/tokens.js";
 import { DocsiftError } from "../../domain/errors.js";
-import type { Store } from "../../store/types.js";
 import { errorResponses, errorSchema } from "../schemas.js";
 
 /** The token paths: the current one and the one older clients send to. */
@@ -83,7 +82,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   return { id: formDecode(decoded.slice(0, sep)), secret: formDecode(decoded.slice(sep + 1)) };
 }
 
-export async function tokenRoutes(app: FastifyInstance, opts: { store: Store; keys: KeySet }): Promise<void> {
+export async function tokenRoutes(app: FastifyInstance, opts: { clients: ClientChecks; keys: KeySet }): Promise<void> {
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
     { parseAs: "string", bodyLimit: 16 * 1024 },
@@ -165,7 +164,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { store: Store; ke
       reply.header("www-authenticate", 'Basic realm="docsift"');
       throw new DocsiftError("invalid_client", "Send client_id and client_secret (HTTP Basic or in the body).");
     }
-    const principal = await authenticateClient(opts.store, id, secret);
+    const principal = await opts.clients.authenticate(id, secret);
     if (body.scope !== undefined && body.scope.trim() !== "") {
       const asked = body.scope.split(/\s+/).filter((s) => s.length > 0);
       const missing = asked.filter((s) => !(principal.scopes as string[]).includes(s));

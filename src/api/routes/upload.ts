@@ -8,8 +8,10 @@ import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import type { Principal } from "../../auth/tokens.js";
 import { DocsiftError } from "../../domain/errors.js";
-import { LIMITS } from "../../ingest/limits.js";
-import { type ReceiveDeps, receiveUpload, type UploadRequest } from "../../workflows/receive.js";
+import { LIMITS } from "../../domain/limits.js";
+import { concatInSlices } from "../../workflows/copy-in-slices.js";
+import type { Workflows } from "../../workflows/facade.js";
+import type { UploadRequest } from "../../workflows/receive.js";
 import { principalOf } from "../auth-hook.js";
 import type { QueueAdmission } from "../queue-bound.js";
 import { errorResponses, receiptSchema, uploadHeadersSchema } from "../schemas.js";
@@ -62,7 +64,8 @@ function readFilePart(request: FastifyRequest, file: Readable): Promise<Buffer> 
         new DocsiftError("file_too_large", `The file is larger than the ${LIMITS.maxBytes / 1024 / 1024} MiB limit.`),
       );
     });
-    file.once("end", () => resolve(Buffer.concat(chunks)));
+    // Gathered a slice at a time: a 20 MiB concatenation at once would hold the event loop.
+    file.once("end", () => resolve(concatInSlices(chunks)));
     file.once("error", reject);
     // The parser destroys the part, without an error, when the client goes away mid-file (after "end": a no-op).
     file.once("close", () => reject(new Error("The file part closed before its end.")));
@@ -181,13 +184,14 @@ function decodeBase64(text: string): Buffer {
   return Buffer.from(payload, payload.includes("-") || payload.includes("_") ? "base64url" : "base64");
 }
 
-export interface UploadRouteDeps extends ReceiveDeps {
+export interface UploadRouteDeps {
+  workflows: Workflows;
   /** The queue bound: refuses uploads while the queue is full. */
   admission: QueueAdmission;
 }
 
 export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
-  const { admission } = deps;
+  const { workflows, admission } = deps;
   /** Stores and queues the upload; from then on it counts in the queue's backlog, not as admitted. */
   const receive = async (
     request: FastifyRequest,
@@ -196,7 +200,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps):
     upload: Omit<UploadRequest, "idempotencyKey">,
   ) => {
     try {
-      const { receipt, replayed } = await receiveUpload(deps, who, {
+      const { receipt, replayed } = await workflows.receive(who, {
         ...upload,
         idempotencyKey: idempotencyKeyOf(request),
       });

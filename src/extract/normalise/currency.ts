@@ -4,7 +4,7 @@
  * language when the hints carry one.
  */
 import type { LocaleHints } from "./locale.js";
-import { fold, trimEdges } from "./trim.js";
+import { foldAccentsAndCase, trimEdges } from "./trim.js";
 
 const ISO_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
 
@@ -213,6 +213,6 @@ export function parseCurrency(text: string, hints: LocaleHints): string | null {
   }
   const exact = EXACT_SYMBOLS[token];
   if (exact !== undefined) return exact;
-  const folded = fold(token).replace(/ł/g, "l");
-  return fromSymbol(folded, hints) ?? fromSymbol(fold(trimEdges(token)), hints);
+  const folded = foldAccentsAndCase(token).replace(/ł/g, "l");
+  return fromSymbol(folded, hints) ?? fromSymbol(foldAccentsAndCase(trimEdges(token)), hints);
 }

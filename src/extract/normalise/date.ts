@@ -11,7 +11,7 @@
  */
 import type { DateOrder, LocaleHints } from "./locale.js";
 import { fuzzyMonthNumber, isWeekday, monthNumber } from "./months.js";
-import { fold, trimEdges } from "./trim.js";
+import { foldAccentsAndCase, trimEdges } from "./trim.js";
 
 export interface ParsedDate {
   /** YYYY-MM-DD */
@@ -210,7 +210,7 @@ function textualTokens(text: string): string[] {
     .replace(/(\d)(?:st|nd|rd|th|er|e|º|°|ª)(?![\p{L}])/giu, "$1")
     .replace(/(\p{L})(?=\d)|(\d)(?=\p{L})/gu, "$1$2 ")
     .split(/[\s.,/-]+/)
-    .filter((token) => token !== "" && !FILLERS.has(fold(token)));
+    .filter((token) => token !== "" && !FILLERS.has(foldAccentsAndCase(token)));
 }
 
 /** A month name whose O was read as a zero ("0ct 3, 2016"): a zero before letters is a digit in no date. */

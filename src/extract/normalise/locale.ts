@@ -2,6 +2,7 @@
  * Locale hints: what a BCP 47 tag tells the parsers about ambiguous dates and numbers.
  * The conventions come from the runtime's CLDR data (Intl) rather than a hand-kept table.
  */
+import { canonicalLocale } from "../../domain/locale.js";
 
 export type DateOrder = "DMY" | "MDY" | "YMD";
 
@@ -23,14 +24,10 @@ const PROBE_DATE = new Date(Date.UTC(2024, 2, 4));
  */
 const ORDER_NEEDS_REGION = new Set(["en"]);
 
-function canonical(tag: string): string | null {
-  try {
-    const [first] = Intl.getCanonicalLocales(tag.trim().replace(/_/g, "-"));
-    if (first === undefined) return null;
-    return Intl.DateTimeFormat.supportedLocalesOf([first]).length > 0 ? first : null;
-  } catch {
-    return null;
-  }
+/** The canonical tag (domain/locale.ts) when the runtime has data for it: Intl would answer others with its default. */
+function supported(tag: string): string | null {
+  const name = canonicalLocale(tag);
+  return name !== null && Intl.DateTimeFormat.supportedLocalesOf([name]).length > 0 ? name : null;
 }
 
 function dateOrderOf(tag: string): DateOrder | undefined {
@@ -49,8 +46,8 @@ function decimalSeparatorOf(tag: string): "," | "." | undefined {
 
 /** BCP 47 tag -> hints (en-US: MDY + "."; en-AU, en-GB: DMY + "."; de-DE, fr-FR: DMY + ","). Unknown or absent -> {}. */
 export function localeHints(tag: string | undefined): LocaleHints {
-  if (tag === undefined || tag.trim() === "") return {};
-  const name = canonical(tag);
+  if (tag === undefined) return {};
+  const name = supported(tag);
   if (name === null) return {};
   const locale = new Intl.Locale(name);
   const hints: LocaleHints = { language: locale.language };

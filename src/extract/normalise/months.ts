@@ -3,7 +3,7 @@
  * A printed month matches a name when it is the whole name or a prefix of at least three letters that points to one
  * month only ("sept" -> 9, "jui" -> juin or juillet -> no match). Abbreviations that are not prefixes are listed too.
  */
-import { fold } from "./trim.js";
+import { foldAccentsAndCase } from "./trim.js";
 
 const NAMES: readonly (readonly string[])[] = [
   ["january", "januar", "janvier", "enero", "januari", "gennaio", "janeiro", "jaenner", "janner"],
@@ -42,7 +42,7 @@ const WEEKDAYS: ReadonlySet<string> = new Set(
     }),
   )
     .flatMap((name) =>
-      fold(name)
+      foldAccentsAndCase(name)
         .replace(/\./g, "")
         .split(/[\s-]+/),
     )
@@ -69,12 +69,12 @@ const BY_PREFIX: ReadonlyMap<string, number> = (() => {
 
 /** Word -> month number 1..12, or null when it is not (unambiguously) a month. */
 export function monthNumber(word: string): number | null {
-  const month = BY_PREFIX.get(fold(word));
+  const month = BY_PREFIX.get(foldAccentsAndCase(word));
   return month === undefined || month === 0 ? null : month;
 }
 
 export function isWeekday(word: string): boolean {
-  return WEEKDAYS.has(fold(word));
+  return WEEKDAYS.has(foldAccentsAndCase(word));
 }
 
 /**
@@ -83,7 +83,7 @@ export function isWeekday(word: string): boolean {
  * the word is taken only when all readings agree on one month: "Mat" could be mar or may and stays unread.
  */
 export function fuzzyMonthNumber(word: string): number | null {
-  const folded = fold(word);
+  const folded = foldAccentsAndCase(word);
   if (folded.length < MIN_PREFIX || !/^\p{L}+$/u.test(folded) || BY_PREFIX.has(folded)) return null;
   const months = new Set<number>();
   for (const [known, month] of BY_PREFIX) {

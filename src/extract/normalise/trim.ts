@@ -18,7 +18,7 @@ export function trimEdgesKeepingParens(text: string): string {
 }
 
 /** Lower case without diacritics, so "Déc", "DEC" and "déc" compare equal. */
-export function fold(text: string): string {
+export function foldAccentsAndCase(text: string): string {
   // Most words on a document are plain ASCII; decomposing them would only cost time.
   if (/^[\x20-\x7e]*$/.test(text)) return text.toLowerCase();
   return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();

@@ -30,10 +30,5 @@ export type OcrEngineKind = "tesseract-cli" | "tesseract-js";
 /** Page segmentation "single uniform block": psm 3 (auto) loses most words on blurred receipt photos. */
 export const PAGE_SEGMENTATION_MODE = "6";
 
-const DEFAULT_PAGE_TIMEOUT_MS = 60_000;
-
-/** Per-page OCR time limit: `DOCSIFT_OCR_TIMEOUT_MS`, default 60 s (a normal page takes 1-3 s). */
-export function pageTimeoutMs(): number {
-  const configured = Number(process.env.DOCSIFT_OCR_TIMEOUT_MS);
-  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_PAGE_TIMEOUT_MS;
-}
+/** Per-page OCR time limit unless set otherwise (DOCSIFT_OCR_TIMEOUT_MS): a normal page takes 1-3 s. */
+export const DEFAULT_PAGE_TIMEOUT_MS = 60_000;

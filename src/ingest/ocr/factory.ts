@@ -1,67 +1,68 @@
 /**
- * Chooses the OCR engine. The tesseract CLI is faster and reads better; tesseract.js (bundled model) needs nothing
- * installed. The process-wide engine is the CLI with tesseract.js behind it: a missing, broken or crashing binary
- * costs speed, not documents.
+ * Chooses the OCR engine from settings given (never from the environment). The tesseract CLI is faster and reads
+ * better; tesseract.js (bundled model) needs nothing installed.
  */
 import { DocsiftError } from "../../domain/errors.js";
-import type { OcrEngine, OcrEngineKind } from "./engine.js";
+import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrEngineKind } from "./engine.js";
 import { type OcrFallbackNotice, withOcrFallback } from "./fallback.js";
 import { withLineRereading } from "./rereading.js";
 import { createTesseractCli, tesseractOnPath } from "./tesseract-cli.js";
 import { createTesseractJs } from "./tesseract-js.js";
 
+/** How the process reads scanned pages (runtime/config.ts parses it from DOCSIFT_OCR_*). */
+export interface OcrSettings {
+  /** The engine that reads first; undefined: the tesseract CLI when on `searchPath`, else tesseract.js. */
+  engine: OcrEngineKind | undefined;
+  /** A CLI engine falls back to tesseract.js page by page when the binary fails; false: the file fails `ocr_failed`. */
+  fallback: boolean;
+  /** Lines with a doubtful word are re-read with PaddleOCR's line recogniser (rereading.ts). */
+  reread: boolean;
+  /** Time limit of one page, ms. */
+  pageTimeoutMs: number;
+  /** Directories searched for the tesseract binary when `engine` is unset (PATH). */
+  searchPath: string;
+}
+
 /** One engine as asked, without fallback (`docsift ocr --engine`, tests). */
-export function createOcrEngine(kind: OcrEngineKind): OcrEngine {
-  if (kind === "tesseract-cli") return createTesseractCli();
-  if (kind === "tesseract-js") return createTesseractJs();
+export function createOcrEngine(kind: OcrEngineKind, pageTimeoutMs = DEFAULT_PAGE_TIMEOUT_MS): OcrEngine {
+  if (kind === "tesseract-cli") return createTesseractCli(pageTimeoutMs);
+  if (kind === "tesseract-js") return createTesseractJs(pageTimeoutMs);
   throw new DocsiftError("bad_request", `Unknown OCR engine "${String(kind)}": use tesseract-cli or tesseract-js.`);
 }
 
-let shared: OcrEngine | undefined;
+/**
+ * The engine a process shares across documents (tesseract.js workers and the recogniser's model are reused): the
+ * chosen engine, behind it tesseract.js when the CLI fails (a missing, broken or crashing binary costs speed, not
+ * documents), and the line re-reader on top.
+ */
+export function createDefaultOcrEngine(settings: OcrSettings): OcrEngine {
+  const kind = settings.engine ?? (tesseractOnPath(settings.searchPath) ? "tesseract-cli" : "tesseract-js");
+  const engine = createOcrEngine(kind, settings.pageTimeoutMs);
+  const reading =
+    kind === "tesseract-cli" && settings.fallback
+      ? withOcrFallback(engine, () => createTesseractJs(settings.pageTimeoutMs), warnFallback)
+      : engine;
+  return settings.reread ? withLineRereading(reading) : reading;
+}
 
 /**
- * The process-wide engine: `DOCSIFT_OCR_ENGINE` (tesseract-cli | tesseract-js) when set, else the tesseract CLI when
- * it is on PATH, else tesseract.js. A CLI engine falls back to tesseract.js page by page when the binary fails, unless
- * `DOCSIFT_OCR_FALLBACK=none` (then the file fails `ocr_failed` with the binary's error). Lines with a doubtful word
- * are then re-read with PaddleOCR's line recogniser (rereading.ts) unless `DOCSIFT_OCR_REREAD=off`. Shared so
- * tesseract.js workers and the recogniser's model are reused across documents.
+ * What a library caller that names no engine gets (ingest's default; the service and the CLI build theirs from their
+ * Config): the tesseract CLI, tesseract.js when it is missing or fails, doubtful lines re-read.
  */
+export const DEFAULT_OCR_SETTINGS: OcrSettings = {
+  engine: "tesseract-cli",
+  fallback: true,
+  reread: true,
+  pageTimeoutMs: DEFAULT_PAGE_TIMEOUT_MS,
+  searchPath: "",
+};
+
+let shared: OcrEngine | undefined;
+
+/** One engine on DEFAULT_OCR_SETTINGS for every such caller of this thread, so its workers and model are reused. */
 export function defaultOcrEngine(): OcrEngine {
-  shared ??= createDefault(process.env);
+  shared ??= createDefaultOcrEngine(DEFAULT_OCR_SETTINGS);
   return shared;
-}
-
-function createDefault(env: NodeJS.ProcessEnv): OcrEngine {
-  const kind = chooseKind(env);
-  const reread = rereadEnabled(env);
-  const engine = createOcrEngine(kind);
-  const reading =
-    kind === "tesseract-cli" && fallbackEnabled(env)
-      ? withOcrFallback(engine, createTesseractJs, warnFallback)
-      : engine;
-  return reread ? withLineRereading(reading) : reading;
-}
-
-function chooseKind(env: NodeJS.ProcessEnv): OcrEngineKind {
-  const configured = env.DOCSIFT_OCR_ENGINE;
-  if (configured === "tesseract-cli" || configured === "tesseract-js") return configured;
-  if (configured)
-    throw new DocsiftError("bad_request", `DOCSIFT_OCR_ENGINE="${configured}": use tesseract-cli or tesseract-js.`);
-  return tesseractOnPath() ? "tesseract-cli" : "tesseract-js";
-}
-
-function fallbackEnabled(env: NodeJS.ProcessEnv): boolean {
-  const configured = env.DOCSIFT_OCR_FALLBACK;
-  if (configured === undefined || configured === "" || configured === "tesseract-js") return true;
-  if (configured === "none") return false;
-  throw new DocsiftError("bad_request", `DOCSIFT_OCR_FALLBACK="${configured}": use tesseract-js or none.`);
-}
-
-function rereadEnabled(env: NodeJS.ProcessEnv): boolean {
-  const configured = env.DOCSIFT_OCR_REREAD;
-  if (configured === undefined || configured === "" || configured === "doubtful") return true;
-  if (configured === "off") return false;
-  throw new DocsiftError("bad_request", `DOCSIFT_OCR_REREAD="${configured}": use doubtful or off.`);
 }
 
 /**

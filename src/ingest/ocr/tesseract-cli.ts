@@ -3,14 +3,14 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { DocsiftError } from "../../domain/errors.js";
 import { trackChild } from "./child-processes.js";
-import { type OcrEngine, type OcrResult, PAGE_SEGMENTATION_MODE, pageTimeoutMs } from "./engine.js";
+import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrResult, PAGE_SEGMENTATION_MODE } from "./engine.js";
 import { parseTesseractTsv } from "./tsv.js";
 
 const BINARY = "tesseract";
 
-/** Whether the tesseract binary is on PATH (checked without running it). */
-export function tesseractOnPath(): boolean {
-  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
+/** Whether the tesseract binary is in one of `searchPath`'s directories (PATH; checked without running it). */
+export function tesseractOnPath(searchPath: string): boolean {
+  return searchPath.split(delimiter).some((dir) => {
     try {
       accessSync(join(dir, BINARY), constants.X_OK);
       return true;
@@ -21,13 +21,14 @@ export function tesseractOnPath(): boolean {
 }
 
 /**
- * The tesseract CLI, one process per page reading the PNG on stdin and writing TSV to stdout. OMP_THREAD_LIMIT=1:
- * pages already run in parallel, and tesseract's own OpenMP threads would only contend with them.
+ * The tesseract CLI, one process per page reading the PNG on stdin and writing TSV to stdout. It runs in this
+ * process's environment (tesseract's own TESSDATA_PREFIX and the like pass on), plus OMP_THREAD_LIMIT=1: pages
+ * already run in parallel, and tesseract's own OpenMP threads would only contend with them.
  */
-export function createTesseractCli(): OcrEngine {
+export function createTesseractCli(pageTimeoutMs = DEFAULT_PAGE_TIMEOUT_MS): OcrEngine {
   return {
     name: "tesseract-cli",
-    recognise: (image, signal) => runTesseract(image, pageTimeoutMs(), signal),
+    recognise: (image, signal) => runTesseract(image, pageTimeoutMs, signal),
   };
 }
 

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { createWorker, OEM, type PSM, type Worker } from "tesseract.js";
 import { DocsiftError } from "../../domain/errors.js";
-import { type OcrEngine, type OcrResult, PAGE_SEGMENTATION_MODE, pageTimeoutMs } from "./engine.js";
+import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrResult, PAGE_SEGMENTATION_MODE } from "./engine.js";
 import { parseTesseractTsv } from "./tsv.js";
 
 /** The bundled English model on local disk: with a local langPath and no cache, tesseract.js never fetches. */
@@ -31,7 +31,7 @@ async function startWorker(): Promise<Worker> {
  * tesseract.js (WebAssembly in worker threads): the fallback when the tesseract binary is absent, 1.6-2x slower.
  * At most one worker per core; a page over its time limit has its worker terminated (the only way to stop it).
  */
-export function createTesseractJs(): OcrEngine {
+export function createTesseractJs(pageTimeoutMs = DEFAULT_PAGE_TIMEOUT_MS): OcrEngine {
   const maxWorkers = availableParallelism();
   const idle: Worker[] = [];
   const queue: ((worker: Promise<Worker>) => void)[] = [];
@@ -85,7 +85,7 @@ export function createTesseractJs(): OcrEngine {
   const recognise = async (image: Buffer, signal?: AbortSignal): Promise<OcrResult> => {
     signal?.throwIfAborted();
     const worker = await acquire();
-    const timeoutMs = pageTimeoutMs();
+    const timeoutMs = pageTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<never>((_, reject) => {

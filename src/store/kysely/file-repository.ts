@@ -5,11 +5,12 @@
  */
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { Selection } from "../../catalog/lookup.js";
-import type { DocumentType } from "../../document/model.js";
+import type { FileFormat } from "../../document/model.js";
 import type { ErrorBody } from "../../domain/errors.js";
 import type { FileStatus, Results } from "../../domain/result.js";
+import { planFromStored, storedOptions } from "../../domain/stored-workflow-plan.js";
 import { decodeTags } from "../../domain/tags.js";
-import type { FileRecord, FileRepository, WorkflowId } from "../types.js";
+import type { FileRecord, FileRepository } from "../types.js";
 import { type DialectCodec, orNull } from "./codec.js";
 import type { FilesTable, StoreDatabase } from "./schema.js";
 
@@ -19,13 +20,12 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
     tenantId: row.tenant_id,
     clientId: row.client_id,
     status: row.status as FileStatus,
-    workflow: row.workflow as WorkflowId,
-    options: orNull(row.options, codec.json) as Record<string, unknown> | null,
+    ...planFromStored(row.workflow, orNull(row.options, codec.json)),
     selection: codec.json(row.selection) as Selection,
     locale: row.locale,
     tags: row.tags,
     fileName: row.file_name,
-    type: row.type as DocumentType,
+    type: row.type as FileFormat,
     pageCount: row.page_count,
     size: row.size,
     parentId: row.parent_id,
@@ -37,9 +37,12 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
     attempts: row.attempts,
     interruptions: row.interruptions,
   });
+  /** File ids in upload order, for the sweeps that replay or re-dispatch work. */
+  const idsOldestFirst = () => db.selectFrom("files").select("id").orderBy("uploaded_at");
 
   return {
     async insert(file) {
+      const options = storedOptions(file);
       const inserted = await db
         .insertInto("files")
         .values({
@@ -48,7 +51,7 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
           client_id: file.clientId,
           status: "RECEIVED",
           workflow: file.workflow,
-          options: file.options === null ? null : JSON.stringify(file.options),
+          options: options === null ? null : JSON.stringify(options),
           selection: JSON.stringify(file.selection),
           locale: file.locale,
           tags: file.tags,
@@ -167,13 +170,22 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
       const results = orNull(results_body, codec.json) as Results | null;
       return { file: toFile(file), results: results ?? undefined };
     },
-    async listUnfinished() {
+    async finishedIds(ids) {
+      if (ids.length === 0) return [];
       const rows = await db
         .selectFrom("files")
         .select("id")
-        .where("status", "in", ["RECEIVED", "IN PROGRESS"])
-        .orderBy("uploaded_at")
+        .where("id", "in", ids)
+        .where("status", "in", ["FINALISED", "FAILED"])
         .execute();
+      return rows.map((r) => r.id);
+    },
+    async listNeverStarted() {
+      const rows = await idsOldestFirst().where("status", "=", "RECEIVED").where("started_at", "is", null).execute();
+      return rows.map((r) => r.id);
+    },
+    async listUnfinished() {
+      const rows = await idsOldestFirst().where("status", "in", ["RECEIVED", "IN PROGRESS"]).execute();
       return rows.map((r) => r.id);
     },
     async list(tenantId, { status, tag, since, after, limit }) {

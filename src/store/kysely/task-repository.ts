@@ -6,8 +6,7 @@
  */
 import type { Kysely, Selectable } from "kysely";
 import type { Results } from "../../domain/result.js";
-import type { Breach } from "../../validate/evaluate.js";
-import type { Correction } from "../../validate/review.js";
+import type { Breach, Correction } from "../../domain/validation.js";
 import type { TaskRecord, TaskRepository, TaskStatus } from "../types.js";
 import { type DialectCodec, orNull } from "./codec.js";
 import type { StoreDatabase, TasksTable } from "./schema.js";
