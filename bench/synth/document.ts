@@ -4,6 +4,13 @@
 import { PDFDocument } from "pdf-lib";
 import { isoDate, labelAmount, labelTime } from "./format.js";
 import { type InvoiceData, planInvoice } from "./invoice-data.js";
+import {
+  enrichInvoice,
+  invoiceLineItemLabels,
+  type LineItemLabel,
+  receiptLineItemLabels,
+  type TableStyle,
+} from "./line-items.js";
 import { INVOICE_LOCALES, localeProfile, RECEIPT_LOCALES } from "./locales.js";
 import { Rng } from "./prng.js";
 import { planReceipt, type ReceiptData } from "./receipt-data.js";
@@ -23,13 +30,23 @@ export interface GenerateOptions {
   itemCount?: number;
 }
 
+/** A field's label: a normal form, or the rows of a line-item table (`invoice.lineItems`, `receipt.lineItems`). */
+export type LabelValue = string | LineItemLabel[];
+
 export interface SyntheticDocument {
   pdf: Uint8Array;
   /** Catalogue field name -> normal form, for every field the document prints. */
-  labels: Record<string, string>;
+  labels: Record<string, LabelValue>;
   product: "invoices" | "receipts";
   locale: string;
   pages: number;
+}
+
+/** The labels that are one normal form each (every field but the line-item tables). */
+export function headerLabels(doc: Pick<SyntheticDocument, "labels">): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [field, value] of Object.entries(doc.labels)) if (typeof value === "string") out[field] = value;
+  return out;
 }
 
 /** A fixed date for PDF metadata: generation must not depend on the clock. */
@@ -44,30 +61,32 @@ export async function generateDocument(
   const dataRng = rng.fork();
   const layoutRng = rng.fork();
   const tag = options.locale ?? rng.weighted(kind === "invoice" ? INVOICE_LOCALES : RECEIPT_LOCALES);
+  // Forked after every older draw: line-item variation shifts none of the facts or layout choices drawn before it.
+  const itemRng = rng.fork();
   const locale = localeProfile(tag);
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setCreationDate(EPOCH);
   doc.setModificationDate(EPOCH);
   if (kind === "invoice") {
-    const data = planInvoice(dataRng, locale, {
+    const planned = planInvoice(dataRng, locale, {
       ...(options.credit === undefined ? {} : { credit: options.credit }),
       ...(options.itemCount === undefined ? {} : { itemCount: options.itemCount }),
     });
-    const pages = await renderInvoice(
-      doc,
-      data,
-      layoutRng,
-      options.pageMarkers === undefined ? {} : { pageMarkers: options.pageMarkers },
-    );
-    return { pdf: await doc.save(), labels: invoiceLabels(data), product: "invoices", locale: tag, pages };
+    const { data, table } = enrichInvoice(planned, itemRng);
+    const pages = await renderInvoice(doc, data, layoutRng, {
+      table,
+      tableRng: itemRng,
+      ...(options.pageMarkers === undefined ? {} : { pageMarkers: options.pageMarkers }),
+    });
+    return { pdf: await doc.save(), labels: invoiceLabels(data, table), product: "invoices", locale: tag, pages };
   }
   const data = planReceipt(dataRng, locale);
   const pages = await renderReceipt(doc, data, layoutRng);
   return { pdf: await doc.save(), labels: receiptLabels(data), product: "receipts", locale: tag, pages };
 }
 
-export function invoiceLabels(data: InvoiceData): Record<string, string> {
-  const labels: Record<string, string> = {
+export function invoiceLabels(data: InvoiceData, table: TableStyle | null = null): Record<string, LabelValue> {
+  const labels: Record<string, LabelValue> = {
     "invoice.number": data.number,
     "invoice.date": isoDate(data.issueDate),
     "invoice.currency": data.locale.currency,
@@ -88,11 +107,12 @@ export function invoiceLabels(data: InvoiceData): Record<string, string> {
   if (data.payment.bsb) labels["payment.bsb"] = data.payment.bsb;
   if (data.payment.accountNo) labels["payment.accountNo"] = data.payment.accountNo;
   if (data.reference) labels["payment.reference"] = data.reference;
+  labels["invoice.lineItems"] = invoiceLineItemLabels(data, table?.taxColumn ?? false);
   return labels;
 }
 
-export function receiptLabels(data: ReceiptData): Record<string, string> {
-  const labels: Record<string, string> = {
+export function receiptLabels(data: ReceiptData): Record<string, LabelValue> {
+  const labels: Record<string, LabelValue> = {
     "receipt.merchantName": data.merchantName,
     "receipt.merchantAddress": data.merchantAddress.join(", "),
     "receipt.date": isoDate(data.date),
@@ -101,5 +121,6 @@ export function receiptLabels(data: ReceiptData): Record<string, string> {
   if (data.time) labels["receipt.time"] = labelTime(data.time);
   if (data.taxCents !== null) labels["receipt.tax"] = labelAmount(data.taxCents);
   if (data.currencyPrinted) labels["receipt.currency"] = data.locale.currency;
+  labels["receipt.lineItems"] = receiptLineItemLabels(data);
   return labels;
 }

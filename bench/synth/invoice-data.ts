@@ -16,6 +16,12 @@ export interface LineItem {
   qty: number;
   unitCents: number;
   amountCents: number;
+  /** A second description line the renderer wraps onto (line-items.ts). */
+  wrap?: string;
+  /** A discount row: no quantity or unit price, a negative amount (line-items.ts). */
+  discount?: boolean;
+  /** The row's rate when the invoice has several (line-items.ts); else the invoice's rate. */
+  taxRate?: number;
 }
 
 export interface PaymentDetails {

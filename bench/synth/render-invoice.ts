@@ -6,6 +6,7 @@ import type { PDFDocument, PDFPage } from "pdf-lib";
 import { type CurrencyMark, chooseDateWriter, type DateWriter, writeDate, writeDecimal, writeMoney } from "./format.js";
 import { group } from "./ids.js";
 import type { InvoiceData } from "./invoice-data.js";
+import { BROUGHT_WORDS, CARRIED_WORDS, type TableStyle, taxByRate } from "./line-items.js";
 import type { NumberStyle } from "./locales.js";
 import type { Rng } from "./prng.js";
 import { embedFamily, type FontFamily, Sheet } from "./sheet.js";
@@ -107,7 +108,7 @@ export async function renderInvoice(
   doc: PDFDocument,
   data: InvoiceData,
   rng: Rng,
-  options: { pageMarkers?: boolean } = {},
+  options: { pageMarkers?: boolean; table?: TableStyle; tableRng?: Rng } = {},
 ): Promise<number> {
   const style = chooseStyle(rng, data);
   const fonts = await embedFamily(doc, style.family);
@@ -253,8 +254,17 @@ export async function renderInvoice(
   // Line-item table.
   const right = w - m;
   const colAmount = right;
-  const colUnit = right - rng.float(80, 100);
-  const colQty = colUnit - rng.float(70, 90);
+  const table = options.table ?? { taxColumn: false, carried: false, repeatHeader: true };
+  const trng = options.tableRng ?? rng;
+  let colUnit = right - rng.float(80, 100);
+  let colQty = colUnit - rng.float(70, 90);
+  // A tax-rate column takes the unit price's place; quantity and unit price move left to make room.
+  const colTax = colUnit;
+  if (table.taxColumn) {
+    colUnit -= 48;
+    colQty -= 48;
+  }
+  const taxHeader = table.taxColumn ? trng.pick(TAX_COLUMN_WORDS[data.locale.lang]) : "";
   const descX = style.positionColumn ? m + 28 : m;
   const header = [
     rng.pick(words.description),
@@ -269,6 +279,7 @@ export async function renderInvoice(
     sheet.text(header[0]!, descX, y, hs);
     sheet.text(header[1]!, colQty, y, { ...hs, align: "right" });
     sheet.text(header[2]!, colUnit, y, { ...hs, align: "right" });
+    if (table.taxColumn) sheet.text(taxHeader, colTax, y, { ...hs, align: "right" });
     sheet.text(header[3]!, colAmount, y, { ...hs, align: "right" });
     y += lh + 2;
     if (!style.headerFill) sheet.rule(m, right, y - 3);
@@ -284,20 +295,44 @@ export async function renderInvoice(
     sheet.addPage();
     continuationHeader();
   };
+  const lang = data.locale.lang;
+  let running = 0;
 
   drawTableHeader();
   data.items.forEach((item, i) => {
-    const rowH = lh * 1.15 + (item.detail ? lh * 0.85 : 0);
+    const rowH = lh * 1.15 + (item.detail ? lh * 0.85 : 0) + (item.wrap ? lh * 0.9 : 0);
     if (y + rowH > bottomLimit) {
+      if (table.carried) {
+        // The running sum closes the page and opens the next one, as ledgers print it.
+        sheet.text(trng.pick(CARRIED_WORDS[lang]), descX, y + lh * 0.3, { size: s, bold: true });
+        sheet.text(money(running, style.itemsMark), colAmount, y + lh * 0.3, { size: s, bold: true, align: "right" });
+      }
       newPage();
-      drawTableHeader();
+      if (table.repeatHeader) drawTableHeader();
+      if (table.carried) {
+        sheet.text(trng.pick(BROUGHT_WORDS[lang]), descX, y, { size: s, bold: true });
+        sheet.text(money(running, style.itemsMark), colAmount, y, { size: s, bold: true, align: "right" });
+        y += lh * 1.3;
+      }
     }
     if (style.positionColumn) sheet.text(String(i + 1), m, y, { size: s });
     sheet.text(item.description, descX, y, { size: sheet.fit(item.description, s, colQty - 60 - descX, false) });
-    if (item.detail) sheet.text(item.detail, descX, y + lh * 0.85, { size: s - 1.5, grey: 0.4 });
-    sheet.text(writeDecimal(item.qty, style.numbers), colQty, y, { size: s, align: "right" });
-    sheet.text(money(item.unitCents, style.itemsMark), colUnit, y, { size: s, align: "right" });
+    let below = y + lh * 0.85;
+    if (item.wrap) {
+      sheet.text(item.wrap, descX, y + lh * 0.9, { size: sheet.fit(item.wrap, s, colQty - 60 - descX, false) });
+      below += lh * 0.9;
+    }
+    if (item.detail) sheet.text(item.detail, descX, below, { size: s - 1.5, grey: 0.4 });
+    if (!item.discount) {
+      sheet.text(writeDecimal(item.qty, style.numbers), colQty, y, { size: s, align: "right" });
+      sheet.text(money(item.unitCents, style.itemsMark), colUnit, y, { size: s, align: "right" });
+    }
+    if (table.taxColumn) {
+      const rate = `${writeDecimal(item.taxRate ?? data.taxRate, style.numbers, 3)}%`;
+      sheet.text(rate, colTax, y, { size: s, align: "right" });
+    }
     sheet.text(money(item.amountCents, style.itemsMark), colAmount, y, { size: s, align: "right" });
+    running += item.amountCents;
     y += rowH;
     if (style.rowRules) sheet.rule(m, right, y - lh * 0.2, 0.3, 0.7);
   });
@@ -307,9 +342,21 @@ export async function renderInvoice(
   // Totals, payment details and terms: kept together on the last page.
   const taxWords = TAX_WORDS[tag] ?? words.tax;
   const rate = writeDecimal(data.taxRate, style.numbers, 3);
+  const taxLabel = rng.pick(taxWords);
+  const rates = taxByRate(data);
+  const taxRows =
+    rates.length > 1
+      ? rates.map(([r, cents]) => ({
+          label: taxLabel.includes("{r}")
+            ? taxLabel.replace("{r}", writeDecimal(r, style.numbers, 3))
+            : `${taxLabel} ${writeDecimal(r, style.numbers, 3)}%`,
+          value: money(cents, style.totalsMark),
+          bold: false,
+        }))
+      : [{ label: taxLabel.replace("{r}", rate), value: money(data.taxCents, style.totalsMark), bold: false }];
   const totals: (KeyValue & { bold: boolean })[] = [
     { label: rng.pick(words.subtotal), value: money(data.subtotalCents, style.totalsMark), bold: false },
-    { label: rng.pick(taxWords).replace("{r}", rate), value: money(data.taxCents, style.totalsMark), bold: false },
+    ...taxRows,
     {
       label: rng.pick(TOTAL_WORDS[tag] ?? words.total),
       value: money(data.totalCents, style.totalsMark),
@@ -369,6 +416,14 @@ export async function renderInvoice(
   for (const page of sheet.pages) drawFooter(page);
   return n;
 }
+
+const TAX_COLUMN_WORDS: Record<InvoiceData["locale"]["lang"], readonly string[]> = {
+  en: ["VAT %", "Tax %", "VAT"],
+  de: ["MwSt.", "USt. %", "MwSt. %"],
+  fr: ["TVA", "TVA %", "Taux TVA"],
+  es: ["IVA", "IVA %"],
+  nl: ["BTW", "BTW %"],
+};
 
 function bankDetails(data: InvoiceData, style: Style, words: InvoiceWords, rng: Rng): string[] {
   const p = data.payment;

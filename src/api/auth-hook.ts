@@ -3,7 +3,7 @@
  * read, so an unauthenticated upload is refused before it streams. Verified tokens are cached until they expire;
  * the client's revocation is re-checked at most every REVOCATION_CHECK_MS.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, FastifySchema } from "fastify";
 import type { ClientChecks } from "../auth/clients.js";
 import type { Scope } from "../auth/scopes.js";
 import type { KeySet } from "../auth/signing-key.js";
@@ -20,6 +20,18 @@ declare module "fastify" {
   interface FastifyRequest {
     principal: Principal | null;
   }
+}
+
+/**
+ * A route's options behind a requirement: the auth hook's `config.auth` and the OpenAPI `security` that states it,
+ * from one value so the two cannot drift apart.
+ */
+export function scoped(
+  requirement: AuthRequirement,
+  schema: FastifySchema,
+): { config: { auth: AuthRequirement }; schema: FastifySchema } {
+  const scopes = requirement === "any" ? [] : [requirement];
+  return { config: { auth: requirement }, schema: { ...schema, security: [{ oauth2: scopes }] } };
 }
 
 const REVOCATION_CHECK_MS = 5000;

@@ -4,6 +4,7 @@
  * differently (HeaderExchangedDocument / ExchangedDocument, ...): each path lists both. A profile that leaves a fact
  * out simply yields no value for it.
  */
+import { documentFields, partyFields } from "./common-fields.js";
 import { definedFields, type EInvoice, type EInvoiceLine, isCreditCode, joinAddress } from "./model.js";
 import { amountText, compactId, dateText, decimalText, quantityText } from "./values.js";
 import { all, first, textAt, type XmlElement } from "./xml.js";
@@ -110,18 +111,11 @@ export function readCii(root: XmlElement): EInvoice {
       ["invoice.tax", amount("TaxTotalAmount")],
       ["invoice.total", amount("GrandTotalAmount")],
       ["invoice.amountDue", amount("DuePayableAmount")],
-      ["supplier.name", textAt(seller, "Name")],
-      ["supplier.address", address(seller)],
-      ["supplier.taxId", taxId(seller)],
-      ["customer.name", textAt(buyer, "Name")],
-      ["customer.address", address(buyer)],
-      ["customer.taxId", taxId(buyer)],
+      ...partyFields({ name: (party) => textAt(party, "Name"), address, taxId }, seller, buyer),
       ["payment.iban", compactId(textAt(means, "PayeePartyCreditorFinancialAccount/IBANID"))],
       ["payment.bic", compactId(textAt(means, "PayeeSpecifiedCreditorFinancialInstitution/BICID"))],
       ["payment.reference", textAt(settlement, "PaymentReference")],
-      ["document.type", credit ? "credit_note" : "invoice"],
-      ["document.date", issued],
-      ["document.referenceNo", number],
+      ...documentFields(number, issued, credit),
     ]),
     lines: all(transaction, "IncludedSupplyChainTradeLineItem").flatMap((item) => line(item) ?? []),
   };

@@ -1,18 +1,8 @@
 /** What an embedded e-invoice states, in the catalogue's normal forms. */
+import type { LineItemCells } from "../domain/line-items.js";
 
-/** One invoice line as the line-items issue shapes it: cells normalised text or null. */
-export interface EInvoiceLine {
-  description: string | null;
-  quantity: string | null;
-  /** UN/ECE Recommendation 20 unit code as the XML states it ("C62", "HUR"). */
-  unit: string | null;
-  unitPrice: string | null;
-  amount: string | null;
-  /** Percent with two decimals ("19.00"). */
-  taxRate: string | null;
-  productCode: string | null;
-  date: string | null;
-}
+/** One invoice line as the line-items issue shapes it. */
+export type EInvoiceLine = LineItemCells;
 
 export type EInvoiceSyntax = "cii-zugferd1" | "cii" | "ubl";
 

@@ -1,4 +1,5 @@
 /** OASIS UBL 2.1 `Invoice` and `CreditNote` (EN 16931's UBL syntax, as XRechnung and Peppol BIS use it). */
+import { documentFields, partyFields } from "./common-fields.js";
 import { definedFields, type EInvoice, type EInvoiceLine, isCreditCode, joinAddress } from "./model.js";
 import { amountText, compactId, dateText, decimalText, quantityText } from "./values.js";
 import { all, first, textAt, type XmlElement } from "./xml.js";
@@ -68,18 +69,11 @@ export function readUbl(root: XmlElement): EInvoice {
       ["invoice.tax", amountText(tax?.text ?? null, credit)],
       ["invoice.total", amount("TaxInclusiveAmount")],
       ["invoice.amountDue", amount("PayableAmount")],
-      ["supplier.name", name(seller)],
-      ["supplier.address", address(seller)],
-      ["supplier.taxId", taxId(seller)],
-      ["customer.name", name(buyer)],
-      ["customer.address", address(buyer)],
-      ["customer.taxId", taxId(buyer)],
+      ...partyFields({ name, address, taxId }, seller, buyer),
       ["payment.iban", compactId(textAt(means, "PayeeFinancialAccount/ID"))],
       ["payment.bic", compactId(textAt(means, "PayeeFinancialAccount/FinancialInstitutionBranch/ID"))],
       ["payment.reference", textAt(means, "PaymentID")],
-      ["document.type", credit ? "credit_note" : "invoice"],
-      ["document.date", issued],
-      ["document.referenceNo", number],
+      ...documentFields(number, issued, credit),
     ]),
     lines: all(root, "InvoiceLine|CreditNoteLine").map(line),
   };

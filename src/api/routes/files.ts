@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { DocsiftError } from "../../domain/errors.js";
 import type { FileStatus } from "../../domain/result.js";
 import type { Workflows } from "../../workflows/facade.js";
-import { principalOf } from "../auth-hook.js";
+import { principalOf, scoped } from "../auth-hook.js";
 import { errorResponses, fileIdParams } from "../schemas.js";
 
 const STATUSES: FileStatus[] = ["RECEIVED", "IN PROGRESS", "FINALISED", "FAILED"];
@@ -68,39 +68,35 @@ export async function fileRoutes(app: FastifyInstance, deps: { workflows: Workfl
     Querystring: { status?: FileStatus; tag?: string; since?: string; limit?: number; cursor?: string };
   }>(
     "/files",
-    {
-      config: { auth: "result:all" },
-      schema: {
-        tags: ["files"],
-        summary: "List the tenant's files, newest first",
-        description:
-          "Filters: `status`, `tag` (files carrying that tag), `since` (uploaded at or after, ISO 8601). Pages of " +
-          `\`limit\` files (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}); pass \`next\` as \`cursor\` for the next page. ` +
-          "Split sub-documents are listed too. Scope: `result:all`.",
-        security: [{ oauth2: ["result:all"] }],
-        querystring: {
-          type: "object",
-          properties: {
-            status: { type: "string", enum: STATUSES },
-            tag: { type: "string", maxLength: 256 },
-            since: { type: "string", maxLength: 64 },
-            limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT },
-            cursor: { type: "string", maxLength: 512 },
-          },
-        },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              files: { type: "array", items: fileInfoSchema },
-              next: { type: ["string", "null"] },
-            },
-            required: ["files", "next"],
-          },
-          ...errorResponses(400, 401, 403, 429),
+    scoped("result:all", {
+      tags: ["files"],
+      summary: "List the tenant's files, newest first",
+      description:
+        "Filters: `status`, `tag` (files carrying that tag), `since` (uploaded at or after, ISO 8601). Pages of " +
+        `\`limit\` files (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}); pass \`next\` as \`cursor\` for the next page. ` +
+        "Split sub-documents are listed too. Scope: `result:all`.",
+      querystring: {
+        type: "object",
+        properties: {
+          status: { type: "string", enum: STATUSES },
+          tag: { type: "string", maxLength: 256 },
+          since: { type: "string", maxLength: 64 },
+          limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT },
+          cursor: { type: "string", maxLength: 512 },
         },
       },
-    },
+      response: {
+        200: {
+          type: "object",
+          properties: {
+            files: { type: "array", items: fileInfoSchema },
+            next: { type: ["string", "null"] },
+          },
+          required: ["files", "next"],
+        },
+        ...errorResponses(400, 401, 403, 429),
+      },
+    }),
     async (request) => {
       const { status, tag, since, limit, cursor } = request.query;
       return workflows.listFiles(principalOf(request).tenantId, {
@@ -115,46 +111,38 @@ export async function fileRoutes(app: FastifyInstance, deps: { workflows: Workfl
 
   app.get<{ Params: { fileId: string } }>(
     "/files/:fileId",
-    {
-      config: { auth: "result:all" },
-      schema: {
-        tags: ["files"],
-        summary: "A file: name, status, times, pages, tags, workflow, split parent and children",
-        description: "Scope: `result:all`. Another tenant's file, or a deleted one, is 404 like an unknown id.",
-        security: [{ oauth2: ["result:all"] }],
-        params: fileIdParams,
-        response: { 200: fileInfoSchema, ...errorResponses(400, 401, 403, 404, 429) },
-      },
-    },
+    scoped("result:all", {
+      tags: ["files"],
+      summary: "A file: name, status, times, pages, tags, workflow, split parent and children",
+      description: "Scope: `result:all`. Another tenant's file, or a deleted one, is 404 like an unknown id.",
+      params: fileIdParams,
+      response: { 200: fileInfoSchema, ...errorResponses(400, 401, 403, 404, 429) },
+    }),
     async (request) => workflows.fileInfo(principalOf(request).tenantId, request.params.fileId),
   );
 
   app.get<{ Params: { fileId: string } }>(
     "/files/:fileId/original",
-    {
-      config: { auth: "result:all" },
-      schema: {
-        tags: ["files"],
-        summary: "The uploaded file itself",
-        description:
-          "The bytes as uploaded, with their content type and file name (Content-Disposition). A split " +
-          "sub-document answers its own PDF (its pages of the parent) or image. Scope: `result:all`.",
-        security: [{ oauth2: ["result:all"] }],
-        params: fileIdParams,
-        produces: ["application/pdf", "image/png", "image/jpeg"],
-        response: {
-          200: {
-            description: "The document",
-            content: {
-              "application/pdf": { schema: { type: "string", format: "binary" } },
-              "image/png": { schema: { type: "string", format: "binary" } },
-              "image/jpeg": { schema: { type: "string", format: "binary" } },
-            },
+    scoped("result:all", {
+      tags: ["files"],
+      summary: "The uploaded file itself",
+      description:
+        "The bytes as uploaded, with their content type and file name (Content-Disposition). A split " +
+        "sub-document answers its own PDF (its pages of the parent) or image. Scope: `result:all`.",
+      params: fileIdParams,
+      produces: ["application/pdf", "image/png", "image/jpeg"],
+      response: {
+        200: {
+          description: "The document",
+          content: {
+            "application/pdf": { schema: { type: "string", format: "binary" } },
+            "image/png": { schema: { type: "string", format: "binary" } },
+            "image/jpeg": { schema: { type: "string", format: "binary" } },
           },
-          ...errorResponses(400, 401, 403, 404, 429),
         },
+        ...errorResponses(400, 401, 403, 404, 429),
       },
-    },
+    }),
     async (request, reply) => {
       const original = await workflows.originalFile(principalOf(request).tenantId, request.params.fileId);
       return reply
@@ -167,23 +155,19 @@ export async function fileRoutes(app: FastifyInstance, deps: { workflows: Workfl
 
   app.delete<{ Params: { fileId: string } }>(
     "/files/:fileId",
-    {
-      config: { auth: "fileupload:all" },
-      schema: {
-        tags: ["files"],
-        summary: "Delete a file, its result and review tasks (and a split parent's sub-documents)",
-        description:
-          "Removes the stored document, its result and review tasks, and for a split parent its sub-documents; a " +
-          "job still running on it is stopped and writes nothing. Answers 204; afterwards every request for the id, " +
-          "this one included, is 404 like an unknown id, so a repeated delete changes nothing. Scope: `fileupload:all`.",
-        security: [{ oauth2: ["fileupload:all"] }],
-        params: fileIdParams,
-        response: {
-          204: { description: "Deleted", type: "null" },
-          ...errorResponses(400, 401, 403, 404, 429, 503),
-        },
+    scoped("fileupload:all", {
+      tags: ["files"],
+      summary: "Delete a file, its result and review tasks (and a split parent's sub-documents)",
+      description:
+        "Removes the stored document, its result and review tasks, and for a split parent its sub-documents; a " +
+        "job still running on it is stopped and writes nothing. Answers 204; afterwards every request for the id, " +
+        "this one included, is 404 like an unknown id, so a repeated delete changes nothing. Scope: `fileupload:all`.",
+      params: fileIdParams,
+      response: {
+        204: { description: "Deleted", type: "null" },
+        ...errorResponses(400, 401, 403, 404, 429, 503),
       },
-    },
+    }),
     async (request, reply) => {
       const { deleted, blobFailures } = await workflows.deleteFile(
         principalOf(request).tenantId,

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FileWithResults } from "../../domain/files.js";
 import type { Workflows } from "../../workflows/facade.js";
 import { isFinished } from "../../workflows/results.js";
-import { principalOf } from "../auth-hook.js";
+import { principalOf, scoped } from "../auth-hook.js";
 import { errorResponses, fieldSchema, fileIdParams, warningSchema } from "../schemas.js";
 
 export interface ResultDeps {
@@ -44,8 +44,7 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
   };
 
   const route = {
-    config: { auth: "result:all" as const },
-    schema: {
+    ...scoped("result:all", {
       tags: ["results"],
       summary: "Get the result of a file (blocks until it is complete)",
       description:
@@ -55,7 +54,6 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
         "results (status RECEIVED or IN PROGRESS). A validate file whose review task is open blocks at most " +
         `${TASK_WAIT_MS / 1000} s, then answers IN PROGRESS. ` +
         "Scope: `result:all`. Another tenant's file is 404 like an unknown one.",
-      security: [{ oauth2: ["result:all"] }],
       params: fileIdParams,
       querystring: {
         type: "object",
@@ -92,7 +90,7 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
         },
         ...errorResponses(400, 401, 403, 404, 429),
       },
-    },
+    }),
   };
   const handler = async (
     request: FastifyRequest<{ Params: { fileId: string }; Querystring: { timeout?: number; verbose?: boolean } }>,
@@ -129,27 +127,23 @@ export async function resultRoutes(app: FastifyInstance, deps: ResultDeps): Prom
 
   app.get<{ Params: { fileId: string }; Querystring: { page: number } }>(
     "/result/image/:fileId",
-    {
-      config: { auth: "result:all" },
-      schema: {
-        tags: ["results"],
-        summary: "A page of the file as PNG",
-        description:
-          "Renders page `page` (1-based, default 1) of the uploaded file. Scope: `result:all`. Rendered pages are " +
-          "cached; when too many renders are waiting the answer is 503 `unavailable` with Retry-After.",
-        security: [{ oauth2: ["result:all"] }],
-        params: fileIdParams,
-        querystring: {
-          type: "object",
-          properties: { page: { type: "integer", minimum: 1, default: 1 } },
-        },
-        produces: ["image/png"],
-        response: {
-          200: { description: "PNG image", content: { "image/png": { schema: { type: "string", format: "binary" } } } },
-          ...errorResponses(400, 401, 403, 404, 429, 503),
-        },
+    scoped("result:all", {
+      tags: ["results"],
+      summary: "A page of the file as PNG",
+      description:
+        "Renders page `page` (1-based, default 1) of the uploaded file. Scope: `result:all`. Rendered pages are " +
+        "cached; when too many renders are waiting the answer is 503 `unavailable` with Retry-After.",
+      params: fileIdParams,
+      querystring: {
+        type: "object",
+        properties: { page: { type: "integer", minimum: 1, default: 1 } },
       },
-    },
+      produces: ["image/png"],
+      response: {
+        200: { description: "PNG image", content: { "image/png": { schema: { type: "string", format: "binary" } } } },
+        ...errorResponses(400, 401, 403, 404, 429, 503),
+      },
+    }),
     async (request, reply) => {
       // A client that hangs up before its image is sent cancels the render (unless another request waits on it).
       const gone = new AbortController();

@@ -1,6 +1,7 @@
 /** Health, readiness, metrics and the catalogue: the routes that do not touch files. */
 import type { FastifyInstance } from "fastify";
 import { FIELD_SETS, PRODUCTS } from "../../catalog/catalog.js";
+import { scoped } from "../auth-hook.js";
 import type { ServiceMetrics } from "../metrics.js";
 import { errorResponses } from "../schemas.js";
 
@@ -31,8 +32,7 @@ export async function serviceInfoRoutes(app: FastifyInstance, deps: InfoDeps): P
     "/metrics",
     {
       // The counts span every tenant: a scope of their own, granted to the operator's monitoring only.
-      config: { auth: "metrics:read" },
-      schema: {
+      ...scoped("metrics:read", {
         tags: ["service"],
         summary: "Prometheus metrics (scope metrics:read)",
         description:
@@ -40,9 +40,8 @@ export async function serviceInfoRoutes(app: FastifyInstance, deps: InfoDeps): P
           "tenants. Needs a Bearer token with the scope `metrics:read`, which clients get only when it is named " +
           "(`docsift clients create --name prometheus --scopes metrics:read`; Prometheus: the scrape config's " +
           "`oauth2` block).",
-        security: [{ oauth2: ["metrics:read"] }],
         response: errorResponses(401, 403),
-      },
+      }),
     },
     async (_request, reply) =>
       reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),
@@ -53,15 +52,11 @@ export async function serviceInfoRoutes(app: FastifyInstance, deps: InfoDeps): P
   };
   app.get(
     "/catalog",
-    {
-      config: { auth: "any" },
-      schema: {
-        tags: ["catalog"],
-        summary: "Products, field sets and fields with their types (any valid token)",
-        security: [{ oauth2: [] }],
-        response: errorResponses(401, 429),
-      },
-    },
+    scoped("any", {
+      tags: ["catalog"],
+      summary: "Products, field sets and fields with their types (any valid token)",
+      response: errorResponses(401, 429),
+    }),
     async () => catalog,
   );
 }

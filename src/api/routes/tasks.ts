@@ -9,7 +9,7 @@ import { findFieldSet } from "../../catalog/lookup.js";
 import type { ChildrenField, Field } from "../../domain/result.js";
 import type { TaskRecord, TaskStatus } from "../../domain/tasks.js";
 import type { Workflows } from "../../workflows/facade.js";
-import { principalOf } from "../auth-hook.js";
+import { principalOf, scoped } from "../auth-hook.js";
 import { errorResponses, fieldSchema } from "../schemas.js";
 
 export interface TaskRouteDeps {
@@ -89,38 +89,33 @@ const taskIdParams = {
 
 export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Promise<void> {
   const { workflows } = deps;
-  const security = [{ oauth2: ["validate:annotation"] }];
 
   app.get<{ Querystring: { status: (typeof STATUSES)[number]; cursor?: string; limit: number } }>(
     "/validate/tasks",
-    {
-      config: { auth: "validate:annotation" },
-      schema: {
-        tags: ["validate"],
-        summary: "List validation tasks, highest priority first (beta)",
-        description:
-          "Tasks of the caller's tenant, by priority (highest first), oldest first among equals. `status` filters " +
-          "(default `open`, the review queue; `draft` lists tasks created with createTask.submit=false; `all`). " +
-          "Pass `next` back as `cursor` for the following page; `next` is null on the last one.",
-        security,
-        querystring: {
-          type: "object",
-          properties: {
-            status: { type: "string", enum: [...STATUSES], default: "open" },
-            cursor: { type: "string", maxLength: 512 },
-            limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-          },
-        },
-        response: {
-          200: {
-            type: "object",
-            properties: { tasks: { type: "array", items: taskSchema }, next: { type: ["string", "null"] } },
-            required: ["tasks", "next"],
-          },
-          ...errorResponses(400, 401, 403, 429),
+    scoped("validate:annotation", {
+      tags: ["validate"],
+      summary: "List validation tasks, highest priority first (beta)",
+      description:
+        "Tasks of the caller's tenant, by priority (highest first), oldest first among equals. `status` filters " +
+        "(default `open`, the review queue; `draft` lists tasks created with createTask.submit=false; `all`). " +
+        "Pass `next` back as `cursor` for the following page; `next` is null on the last one.",
+      querystring: {
+        type: "object",
+        properties: {
+          status: { type: "string", enum: [...STATUSES], default: "open" },
+          cursor: { type: "string", maxLength: 512 },
+          limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
         },
       },
-    },
+      response: {
+        200: {
+          type: "object",
+          properties: { tasks: { type: "array", items: taskSchema }, next: { type: ["string", "null"] } },
+          required: ["tasks", "next"],
+        },
+        ...errorResponses(400, 401, 403, 429),
+      },
+    }),
     async (request) => {
       const { status, cursor, limit } = request.query;
       const page = await workflows.listTasks(principalOf(request).tenantId, {
@@ -134,54 +129,42 @@ export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Pro
 
   app.get<{ Params: { taskId: string } }>(
     "/validate/tasks/:taskId",
-    {
-      config: { auth: "validate:annotation" },
-      schema: {
-        tags: ["validate"],
-        summary: "One validation task (beta)",
-        security,
-        params: taskIdParams,
-        response: { 200: taskSchema, ...errorResponses(401, 403, 404, 429) },
-      },
-    },
+    scoped("validate:annotation", {
+      tags: ["validate"],
+      summary: "One validation task (beta)",
+      params: taskIdParams,
+      response: { 200: taskSchema, ...errorResponses(401, 403, 404, 429) },
+    }),
     async (request) => taskView(await workflows.getTask(principalOf(request).tenantId, request.params.taskId)),
   );
 
   app.post<{ Params: { taskId: string } }>(
     "/validate/tasks/:taskId/submit",
-    {
-      config: { auth: "validate:annotation" },
-      schema: {
-        tags: ["validate"],
-        summary: "Submit a draft validation task to the review queue (beta)",
-        description:
-          "A task created with createTask.submit=false is a `draft`, outside the review queue. Submitting makes it " +
-          "`open`: it joins the queue (and the console) at its priority, keeping its creation time. A task that is " +
-          "not a draft (already open or resolved) is 409 conflict. No body.",
-        security,
-        params: taskIdParams,
-        response: { 200: taskSchema, ...errorResponses(401, 403, 404, 409, 429) },
-      },
-    },
+    scoped("validate:annotation", {
+      tags: ["validate"],
+      summary: "Submit a draft validation task to the review queue (beta)",
+      description:
+        "A task created with createTask.submit=false is a `draft`, outside the review queue. Submitting makes it " +
+        "`open`: it joins the queue (and the console) at its priority, keeping its creation time. A task that is " +
+        "not a draft (already open or resolved) is 409 conflict. No body.",
+      params: taskIdParams,
+      response: { 200: taskSchema, ...errorResponses(401, 403, 404, 409, 429) },
+    }),
     async (request) => taskView(await workflows.submitTask(principalOf(request).tenantId, request.params.taskId)),
   );
 
   app.post<{ Params: { taskId: string }; Body: unknown }>(
     "/validate/tasks/:taskId/resolve",
-    {
-      config: { auth: "validate:annotation" },
-      schema: {
-        tags: ["validate"],
-        summary: "Resolve a validation task (beta)",
-        description:
-          'Body `{"fields": [{"name", "value"}]}`: the listed fields are corrected (confidence 1, `reviewed: true`), ' +
-          "every other field is confirmed as predicted; the file becomes FINALISED with these values. A task already " +
-          "resolved (by another reviewer) is 409 conflict.",
-        security,
-        params: taskIdParams,
-        response: { 200: taskSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
-      },
-    },
+    scoped("validate:annotation", {
+      tags: ["validate"],
+      summary: "Resolve a validation task (beta)",
+      description:
+        'Body `{"fields": [{"name", "value"}]}`: the listed fields are corrected (confidence 1, `reviewed: true`), ' +
+        "every other field is confirmed as predicted; the file becomes FINALISED with these values. A task already " +
+        "resolved (by another reviewer) is 409 conflict.",
+      params: taskIdParams,
+      response: { 200: taskSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
+    }),
     async (request) => taskView(await workflows.resolveTask(principalOf(request), request.params.taskId, request.body)),
   );
 }

@@ -11,14 +11,17 @@ import { type PlacedChar, placeChars } from "./ctc.js";
 import { recogniseLine } from "./recogniser-process.js";
 import { INPUT_HEIGHT } from "./recogniser-protocol.js";
 
-/** Input width bounds: narrower gives the model too few time steps, wider is far beyond any receipt line. */
-const MIN_INPUT_WIDTH = 8;
-const MAX_INPUT_WIDTH = 3200;
-/** Padding above/below and left/right of the line box, in line heights: tesseract's boxes hug the ink, clipping it. */
-const PAD_Y = 0.2;
-const PAD_X = 0.5;
-/** A crop smaller than this on either side holds no readable text. */
-const MIN_CROP_SIDE = 4;
+/** How a line is cut out of its page for the recogniser. */
+const CROP = {
+  /** Input width bounds: narrower gives the model too few time steps, wider is far beyond any receipt line. */
+  minInputWidth: 8,
+  maxInputWidth: 3200,
+  /** Padding above/below and left/right of the line box, in line heights: tesseract's boxes hug the ink. */
+  padY: 0.2,
+  padX: 0.5,
+  /** A crop smaller than this on either side holds no readable text. */
+  minSide: 4,
+} as const;
 
 /** A rectangle in image pixels, right and bottom exclusive. */
 export interface PixelBox {
@@ -36,15 +39,15 @@ export interface LineRecogniser {
 /** The padded line box clipped to the image, null when too small to read. */
 function lineCrop(image: { width: number; height: number }, line: PixelBox): PixelBox | null {
   const h = line.bottom - line.top;
-  const padY = Math.round(PAD_Y * h);
-  const padX = Math.round(PAD_X * h);
+  const padY = Math.round(CROP.padY * h);
+  const padX = Math.round(CROP.padX * h);
   const crop = {
     left: Math.max(0, line.left - padX),
     top: Math.max(0, line.top - padY),
     right: Math.min(image.width, line.right + padX),
     bottom: Math.min(image.height, line.bottom + padY),
   };
-  const tooSmall = crop.right - crop.left < MIN_CROP_SIDE || crop.bottom - crop.top < MIN_CROP_SIDE;
+  const tooSmall = crop.right - crop.left < CROP.minSide || crop.bottom - crop.top < CROP.minSide;
   return tooSmall ? null : crop;
 }
 
@@ -52,7 +55,10 @@ function lineCrop(image: { width: number; height: number }, line: PixelBox): Pix
 async function lineInput(image: GreyImage, crop: PixelBox): Promise<{ pixels: Uint8Array; width: number }> {
   const width = crop.right - crop.left;
   const height = crop.bottom - crop.top;
-  const inputWidth = Math.max(MIN_INPUT_WIDTH, Math.min(MAX_INPUT_WIDTH, Math.round((width * INPUT_HEIGHT) / height)));
+  const inputWidth = Math.max(
+    CROP.minInputWidth,
+    Math.min(CROP.maxInputWidth, Math.round((width * INPUT_HEIGHT) / height)),
+  );
   const grey = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
     .extract({ left: crop.left, top: crop.top, width, height })
     .resize({ width: inputWidth, height: INPUT_HEIGHT, fit: "fill" })

@@ -4,6 +4,7 @@
  * while the server runs. The repositories are the shared ones (../kysely), reading SQLite's text columns.
  */
 import { chmodSync, closeSync, openSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect } from "kysely";
 import { sqliteCodec } from "../kysely/codec.js";
@@ -47,6 +48,25 @@ function createOwnerOnly(path: string): void {
   chmodSync(path, 0o600);
 }
 
+/**
+ * Switches to WAL. Two processes opening a new database at the same moment can get SQLITE_BUSY from this pragma at
+ * once, without the busy handler being asked (SQLite does not wait for that lock, to avoid a deadlock), so it is
+ * retried for up to the busy timeout.
+ */
+async function switchToWal(sqlite: SQLite.Database): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      sqlite.pragma("journal_mode = WAL");
+      return;
+    } catch (err) {
+      const busy = err instanceof SQLite.SqliteError && err.code === "SQLITE_BUSY";
+      if (!busy || Date.now() > deadline) throw err;
+      await delay(10 + Math.random() * 40);
+    }
+  }
+}
+
 /** Opens (creating if need be) the database at `path`, in an existing directory, and brings its schema up to date. */
 export async function openSqliteStore(path: string): Promise<Store> {
   createOwnerOnly(path);
@@ -54,7 +74,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   // The CLI may write while the server runs: wait for the lock instead of failing at once. First, so that switching
   // a new database to WAL waits too when another process opens it at the same moment.
   sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("journal_mode = WAL");
+  await switchToWal(sqlite);
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });

@@ -1,0 +1,84 @@
+/** Cell text -> normal form: money, quantities, tax rates, dates. Null when the text does not read as one. */
+import { parseAmount } from "../normalise/amount.js";
+import type { LocaleHints } from "../normalise/locale.js";
+
+/** Money as printed ("1.234,50 €", "(12.00)", "-5,00") -> "1234.50"; null for anything else. */
+export function moneyCell(text: string, hints: LocaleHints): string | null {
+  // Smudges OCR reads before a number ("~~ 533,39") are no sign or currency.
+  const trimmed = text.trim().replace(/^[~=_—|]+\s*/, "");
+  if (!/\d/.test(trimmed) || /%/.test(trimmed)) return null;
+  return parseAmount(trimmed, hints)?.text ?? null;
+}
+
+/** Whether a chunk reads as money with decimals (receipts' item amounts always print cents). */
+export function hasCents(text: string): boolean {
+  return /\d[.,]\d{2}(?!\d)/.test(text) || /\d[.,][-–]{1,2}$/.test(text);
+}
+
+/** A plain decimal without trailing zeros: 3 -> "3", 2.5 -> "2.5". */
+export function plainDecimal(value: number): string {
+  const text = value.toFixed(4).replace(/\.?0+$/, "");
+  return text === "-0" ? "0" : text;
+}
+
+export interface Quantity {
+  quantity: string;
+  unit: string | null;
+}
+
+/** "3", "2,5", "1.000", "3 Stk", "10h", "2 x" -> quantity and unit. */
+export function quantityCell(text: string, hints: LocaleHints): Quantity | null {
+  const match = /^([-−–]?\d[\d.,'’\s]*?)\s*(?:([\p{L}][\p{L}.²³]{0,7})|[x×])?$/u.exec(text.trim());
+  if (match === null) return null;
+  const digits = (match[1] ?? "").replace(/\s/g, "");
+  let value: number | null = null;
+  if (/^[-−–]?\d+$/.test(digits)) value = Number(digits.replace(/[−–]/, "-"));
+  else {
+    // Quantities print up to three decimals ("1,500 kg"): the locale decides a lone separator before 3 digits.
+    const parsed = parseAmount(digits, hints);
+    if (parsed !== null) value = parsed.value;
+    else if (/^\d+[.,]\d{1,4}$/.test(digits)) value = Number(digits.replace(",", "."));
+  }
+  if (value === null || !Number.isFinite(value)) return null;
+  return { quantity: plainDecimal(value), unit: match[2] ?? null };
+}
+
+/** "19%", "19 %", "19,00", "7.0" -> "19.00"; null outside 0..100. */
+export function taxRateCell(text: string): string | null {
+  const match = /^(\d{1,2}(?:[.,]\d{1,3})?|100)\s*%?$/.exec(text.trim());
+  if (match === null) return null;
+  const value = Number((match[1] ?? "").replace(",", "."));
+  return Number.isFinite(value) && value >= 0 && value <= 100 ? value.toFixed(2) : null;
+}
+
+/** Whether a chunk is a percentage ("19%", "7 %"). */
+export function isPercent(text: string): boolean {
+  return /^\d{1,2}(?:[.,]\d{1,3})?\s*%$/.test(text.trim());
+}
+
+/** A numeric date -> ISO (day first unless the locale writes month first); other text is returned trimmed. */
+export function dateCell(text: string, hints: LocaleHints): string {
+  const t = text.trim();
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  if (iso !== null) return t;
+  const m = /^(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})$/.exec(t);
+  if (m === null) return t;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  const year = (m[3] ?? "").length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
+  const monthFirst = hints.dateOrder === "MDY" && b <= 31 && a <= 12;
+  const day = monthFirst ? b : a;
+  const month = monthFirst ? a : b;
+  if (month < 1 || month > 12 || day < 1 || day > 31) return t;
+  return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+/** Whether a chunk's text reads as a number of any kind (money, quantity, percentage, numeric date). */
+export function isNumeric(text: string, hints: LocaleHints): boolean {
+  const t = text.trim();
+  if (!/\d/.test(t)) return false;
+  if (isPercent(t)) return true;
+  if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(t)) return true;
+  if (moneyCell(t, hints) !== null) return true;
+  return quantityCell(t, hints) !== null;
+}

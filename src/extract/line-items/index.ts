@@ -1,0 +1,119 @@
+/**
+ * Line items: the table of an invoice or receipt, row by row, across pages, checked by its arithmetic.
+ * Pure and synchronous over the Document's words. Header mode first (columns from the header line); receipts without
+ * a header fall back to item lines (receipt.ts). The caller passes the printed subtotal and total to check the sum.
+ */
+import type { Document, Word } from "../../document/model.js";
+import type { LocaleHints } from "../normalise/locale.js";
+import { dateCell, moneyCell, quantityCell, taxRateCell } from "./cells.js";
+import { checkTable, rowCloses } from "./checks.js";
+import { cellText, type DraftRow } from "./draft.js";
+import type { ColumnRole } from "./headers.js";
+import { boxOf, visualLines } from "./lines.js";
+import { readReceiptItems } from "./receipt.js";
+import { readHeaderTable } from "./table.js";
+import type { CellName, LineItemHints, LineItemRow, LineItemTable } from "./types.js";
+
+export { checkTable, rowCloses } from "./checks.js";
+export type {
+  CellBox,
+  CellName,
+  LineItemChecks,
+  LineItemHints,
+  LineItemRow,
+  LineItemTable,
+  SumCheck,
+} from "./types.js";
+
+const CELL_ROLES: readonly [CellName, ColumnRole][] = [
+  ["description", "description"],
+  ["quantity", "quantity"],
+  ["unit", "unit"],
+  ["unitPrice", "unitPrice"],
+  ["amount", "amount"],
+  ["taxRate", "taxRate"],
+  ["productCode", "productCode"],
+  ["date", "date"],
+];
+
+function clean(text: string): string | null {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t === "" ? null : t;
+}
+
+function toRow(draft: DraftRow, hints: LocaleHints, original: ReadonlyMap<number, Word>): LineItemRow {
+  const c = draft.cells;
+  const quantity = quantityCell(cellText(c, "quantity"), hints);
+  const moneyOf = (role: ColumnRole): string | null => {
+    const whole = moneyCell(cellText(c, role), hints);
+    if (whole !== null) return whole;
+    const glued = moneyCell(cellText(c, role).replace(/\s+/g, ""), hints);
+    if (glued !== null) return glued;
+    const chunks = c.get(role) ?? [];
+    for (let i = chunks.length - 1; i >= 0; i--) {
+      const one = moneyCell(chunks[i]?.text ?? "", hints);
+      if (one !== null) return one;
+    }
+    return null;
+  };
+  const unitText = clean(cellText(c, "unit"));
+  const dateText = clean(cellText(c, "date"));
+  const row: LineItemRow = {
+    description: clean(cellText(c, "description")),
+    quantity: quantity?.quantity ?? null,
+    unit: unitText ?? quantity?.unit ?? null,
+    unitPrice: moneyOf("unitPrice"),
+    amount: moneyOf("amount"),
+    taxRate: taxRateCell(cellText(c, "taxRate").replace(/\s+/g, "")),
+    productCode: clean(cellText(c, "productCode")),
+    date: dateText === null ? null : dateCell(dateText, hints),
+    confidence: 0,
+    boundingBoxes: [],
+  };
+  for (const [cell, role] of CELL_ROLES) {
+    const chunks = c.get(role) ?? [];
+    if (chunks.length === 0 || row[cell] === null) continue;
+    // Boxes as ingest gave them, not as deskewed for reading.
+    const words = chunks.flatMap((ch) => ch.words).map((w) => original.get(w.id) ?? w);
+    row.boundingBoxes.push({
+      cell,
+      page: draft.page,
+      box: boxOf(words),
+      tokenIds: [...new Set(words.map((w) => w.id))],
+    });
+  }
+  const closes = rowCloses(row);
+  row.confidence = closes === true ? 0.95 : closes === false ? 0.5 : row.description !== null ? 0.75 : 0.55;
+  return row;
+}
+
+/** The document's line-item table, or null when none is found. */
+export function extractLineItems(document: Document, hints: LineItemHints = {}): LineItemTable | null {
+  const locale = hints.locale ?? {};
+  const pages = document.pages.map((page) => visualLines(page));
+  let mode: LineItemTable["mode"] = "header";
+  let drafts = readHeaderTable(pages, locale)?.rows ?? null;
+  if (drafts === null && hints.kind === "receipt") {
+    drafts = readReceiptItems(pages, locale);
+    mode = "receipt";
+  }
+  if (drafts === null || drafts.length === 0) return null;
+  const original = new Map(document.pages.flatMap((p) => p.words).map((w) => [w.id, w] as const));
+  const rows = drafts.map((d) => toRow(d, locale, original)).filter((r) => r.amount !== null);
+  if (rows.length === 0) return null;
+  const checks = checkTable(rows, hints.subtotal, hints.total);
+  const firstPage = drafts[0]?.page ?? 1;
+  const boxes = rows.flatMap((r) => r.boundingBoxes.filter((b) => b.page === firstPage).map((b) => b.box));
+  const mean = rows.reduce((s, r) => s + r.confidence, 0) / rows.length;
+  let confidence = mode === "header" ? 0.15 + 0.7 * mean : 0.1 + 0.65 * mean;
+  if (checks.sumCheck?.closes === true) confidence = Math.min(0.99, confidence + 0.15);
+  if (checks.sumCheck?.closes === false) confidence *= 0.6;
+  return {
+    rows,
+    confidence: Math.round(confidence * 1000) / 1000,
+    page: firstPage,
+    box: boxOf(boxes.map((box) => ({ box }))),
+    mode,
+    checks,
+  };
+}

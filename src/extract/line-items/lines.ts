@@ -1,0 +1,161 @@
+/**
+ * Visual lines of a page (ingest's lines merged where they share a baseline) split into chunks: runs of words with
+ * word spacing between them, so that the cells of a table row are separate chunks and a multi-word description one.
+ * Distances are in page-height units (x ratios scaled by the page's aspect), so thresholds hold on any paper.
+ */
+import type { Box, Page, Word } from "../../document/model.js";
+import { foldWord } from "./fold.js";
+
+export interface Chunk {
+  words: Word[];
+  text: string;
+  /** foldWord() of each word. */
+  folded: string[];
+  box: Box;
+}
+
+export interface VisualLine {
+  page: number;
+  /** Index in the page's list of visual lines. */
+  index: number;
+  words: Word[];
+  chunks: Chunk[];
+  box: Box;
+  /** Median word height (page-height ratio). */
+  height: number;
+}
+
+export function boxOf(words: readonly { box: Box }[]): Box {
+  let x0 = 1;
+  let y0 = 1;
+  let x1 = 0;
+  let y1 = 0;
+  for (const { box } of words) {
+    x0 = Math.min(x0, box.x0);
+    y0 = Math.min(y0, box.y0);
+    x1 = Math.max(x1, box.x1);
+    y1 = Math.max(y1, box.y1);
+  }
+  return { x0, y0, x1, y1 };
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Width / height of the page; A4 portrait when the page's size is unknown. */
+export function aspectOf(page: Page): number {
+  return page.width > 0 && page.height > 0 ? page.width / page.height : Math.SQRT1_2;
+}
+
+const NUMBER_WORD = /^[-−–(+]?[€$£]?\d[\d.,'’]*%?[)-]?$/;
+const THOUSANDS_TAIL = /^\d{3}(?:[.,]\d{1,2})?$/;
+
+/** Two numbers closer than a column gap ("60,00 10,00%") are two cells, unless the second groups the first's thousands. */
+function splitsNumbers(left: Word, right: Word): boolean {
+  return (
+    NUMBER_WORD.test(left.text) &&
+    NUMBER_WORD.test(right.text) &&
+    !(/^\d{1,3}$/.test(left.text) && THOUSANDS_TAIL.test(right.text))
+  );
+}
+
+function chunksOf(words: readonly Word[], height: number, aspect: number): Chunk[] {
+  const chunks: Chunk[] = [];
+  let current: Word[] = [];
+  const flush = (): void => {
+    if (current.length === 0) return;
+    chunks.push({
+      words: current,
+      text: current.map((w) => w.text).join(" "),
+      folded: current.map((w) => foldWord(w.text)),
+      box: boxOf(current),
+    });
+    current = [];
+  };
+  for (const word of words) {
+    const last = current[current.length - 1];
+    // Word spacing is about a third of the text height; column gaps are wider than a text height.
+    if (last !== undefined && ((word.box.x0 - last.box.x1) * aspect > height * 0.85 || splitsNumbers(last, word))) {
+      flush();
+    }
+    current.push(word);
+  }
+  flush();
+  return chunks;
+}
+
+/**
+ * The page's skew as dy/dx in page ratios: of slopes within about 3.5 degrees, the one under which the words' vertical
+ * centres bunch into the sharpest rows (sum of squared counts of bins a quarter of a word high). A scan turned by a
+ * degree or two puts a table row's left and right cells on different lines, and ingest's lines may already mix rows.
+ */
+function skewOf(page: Page, height: number): number {
+  const words = page.words;
+  if (page.source === "text" || words.length < 8 || height <= 0) return 0;
+  const aspect = aspectOf(page);
+  const bin = height / 4;
+  const score = (slope: number): number => {
+    const counts = new Map<number, number>();
+    for (const w of words) {
+      const y = (w.box.y0 + w.box.y1) / 2 - slope * ((w.box.x0 + w.box.x1) / 2 - 0.5);
+      const k = Math.round(y / bin);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    let sum = 0;
+    for (const c of counts.values()) sum += c * c;
+    return sum;
+  };
+  // dy (height ratio) per dx (width ratio) = tan(angle) * aspect; coarse steps of half a degree, then a tenth.
+  const slopeOf = (degrees: number): number => Math.tan((degrees * Math.PI) / 180) * aspect;
+  let bestDegrees = 0;
+  let bestScore = -1;
+  const search = (from: number, to: number, step: number): void => {
+    for (let d = from; d <= to + 1e-9; d += step) {
+      const s = score(slopeOf(d));
+      if (s > bestScore || (s === bestScore && Math.abs(d) < Math.abs(bestDegrees))) {
+        bestScore = s;
+        bestDegrees = d;
+      }
+    }
+  };
+  search(-3.5, 3.5, 0.5);
+  const coarse = bestDegrees;
+  search(coarse - 0.4, coarse + 0.4, 0.1);
+  const best = slopeOf(bestDegrees);
+  return best;
+}
+
+/**
+ * The page's visual lines, top to bottom, words left to right: words clustered by their vertical centre after the
+ * page's skew is taken out. Words keep their ids; their boxes are the deskewed ones (`originalWords` maps back).
+ */
+export function visualLines(page: Page): VisualLine[] {
+  const slope = skewOf(page, median(page.words.map((w) => w.box.y1 - w.box.y0)));
+  const words: Word[] = page.words
+    // OCR reads rules, stains and stamps as words of very low confidence: they are no cell's text.
+    .filter((w) => w.text.trim() !== "" && !(w.source === "ocr" && w.confidence < 0.35 && !/\d/.test(w.text)))
+    .map((w) => {
+      const shift = slope * ((w.box.x0 + w.box.x1) / 2 - 0.5);
+      return shift === 0 ? w : { ...w, box: { ...w.box, y0: w.box.y0 - shift, y1: w.box.y1 - shift } };
+    });
+  const pageHeight = median(words.map((w) => w.box.y1 - w.box.y0));
+  words.sort((a, b) => a.box.y0 + a.box.y1 - b.box.y0 - b.box.y1);
+  const groups: { words: Word[]; centre: number }[] = [];
+  for (const word of words) {
+    const centre = (word.box.y0 + word.box.y1) / 2;
+    const last = groups[groups.length - 1];
+    if (last !== undefined && centre - last.centre < pageHeight * 0.5) {
+      last.words.push(word);
+      last.centre += (centre - last.centre) / last.words.length;
+    } else groups.push({ words: [word], centre });
+  }
+  const aspect = aspectOf(page);
+  return groups.map(({ words: line }, index) => {
+    line.sort((a, b) => a.box.x0 - b.box.x0);
+    const height = median(line.map((w) => w.box.y1 - w.box.y0));
+    return { page: page.pageNum, index, words: line, chunks: chunksOf(line, height, aspect), box: boxOf(line), height };
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * Receipt mode, for till rolls without a table header: item lines are the lines ending in an amount with cents at
+ * the right edge, between the merchant block and the first subtotal, total or tax line. "2 x Milk", "Milk 2 x 1.50"
+ * and a "2 x 1.50" line under a description-only line carry a quantity and a unit price.
+ */
+import type { LocaleHints } from "../normalise/locale.js";
+import { hasCents, moneyCell } from "./cells.js";
+import { addChunk, type DraftRow } from "./draft.js";
+import type { ColumnRole } from "./headers.js";
+import { startsWithStop } from "./headers.js";
+import { boxOf, type Chunk, type VisualLine } from "./lines.js";
+
+const QTY = String.raw`(\d{1,4}(?:[.,]\d{1,3})?)`;
+const TIMES = String.raw`\s*[x×X*@]\s*`;
+/** "2 x Milk" */
+const QTY_FIRST = new RegExp(`^${QTY}${TIMES}(\\S.*)$`);
+/** "2 x 1.50" or "2 @ 1.50" alone on a line under its description */
+const QTY_PRICE = new RegExp(`^${QTY}${TIMES}(\\S+)$`);
+/** "Milk 2 x 1.50" */
+const DESC_QTY_PRICE = new RegExp(`^(.*\\p{L}.*?)\\s+${QTY}${TIMES}(\\S+)$`, "u");
+
+/** A part of a chunk's text, with the chunk's words that the part contains (all of them when none match). */
+function part(chunk: Chunk, text: string): Chunk {
+  const tokens = new Set(text.split(/\s+/));
+  const words = chunk.words.filter((w) => tokens.has(w.text));
+  if (words.length === 0) return { ...chunk, text };
+  return { words, text, folded: chunk.folded, box: boxOf(words) };
+}
+
+function joinChunks(chunks: readonly Chunk[]): Chunk | null {
+  const first = chunks[0];
+  if (first === undefined) return null;
+  const words = chunks.flatMap((c) => c.words);
+  return {
+    words,
+    text: chunks.map((c) => c.text).join(" "),
+    folded: chunks.flatMap((c) => c.folded),
+    box: {
+      x0: Math.min(...chunks.map((c) => c.box.x0)),
+      y0: Math.min(...chunks.map((c) => c.box.y0)),
+      x1: Math.max(...chunks.map((c) => c.box.x1)),
+      y1: Math.max(...chunks.map((c) => c.box.y1)),
+    },
+  };
+}
+
+interface ItemLine {
+  line: VisualLine;
+  amount: Chunk;
+  left: Chunk | null;
+}
+
+/** The line's last chunk when it is an amount with cents. */
+function trailingAmount(line: VisualLine, hints: LocaleHints): Chunk | null {
+  const last = line.chunks[line.chunks.length - 1];
+  if (last === undefined || line.chunks.length < 2) return null;
+  // The amount may be split from its currency mark ("RM 12.00") or glued to a tax code ("12.00 A").
+  const before = line.chunks[line.chunks.length - 2];
+  const mark = before !== undefined && before.text.length <= 4 && !/\d/.test(before.text);
+  const pair = joinChunks(line.chunks.slice(-2));
+  const candidates = (mark ? [pair, last] : [last, pair]).filter((c): c is Chunk => c !== null);
+  for (const c of candidates) {
+    const text = c.text.replace(/\s+[A-Z]$/, "");
+    if (hasCents(text) && moneyCell(text, hints) !== null) return part(c, text);
+  }
+  return null;
+}
+
+export function readReceiptItems(pages: readonly VisualLine[][], hints: LocaleHints): DraftRow[] | null {
+  const lines = pages.flat();
+  const candidates: ItemLine[] = [];
+  for (const line of lines) {
+    const amount = trailingAmount(line, hints);
+    if (amount === null) continue;
+    const leftChunks = line.chunks.filter(
+      (c) => c.box.x1 <= amount.box.x0 + 1e-6 && !amount.words.includes(c.words[0]!),
+    );
+    candidates.push({ line, amount, left: joinChunks(leftChunks) });
+  }
+  if (candidates.length === 0) return null;
+  const right = Math.max(...candidates.map((c) => c.amount.box.x1));
+  const width = Math.max(...lines.map((l) => l.box.x1)) - Math.min(...lines.map((l) => l.box.x0));
+  const rows: DraftRow[] = [];
+  let previous: VisualLine | null = null;
+  for (const line of lines) {
+    const label = (line.chunks[0]?.folded ?? []).filter((w) => w !== "");
+    if (startsWithStop(label)) {
+      if (rows.length > 0) break;
+      previous = null;
+      continue;
+    }
+    const item = candidates.find((c) => c.line === line);
+    if (item === undefined || right - item.amount.box.x1 > width * 0.15 || item.left === null) {
+      previous = line;
+      continue;
+    }
+    const cells = new Map<ColumnRole, Chunk[]>();
+    const left = item.left.text.trim();
+    const qtyPrice = QTY_PRICE.exec(left);
+    const descQty = DESC_QTY_PRICE.exec(left);
+    const qtyFirst = QTY_FIRST.exec(left);
+    if (qtyPrice !== null && moneyCell(qtyPrice[2] ?? "", hints) !== null) {
+      const above = previous;
+      if (above === null || trailingAmount(above, hints) !== null || !/\p{L}/u.test(above.chunks[0]?.text ?? "")) {
+        continue;
+      }
+      const description = joinChunks(above.chunks);
+      if (description !== null) addChunk(cells, "description", description);
+      addChunk(cells, "quantity", part(item.left, qtyPrice[1] ?? ""));
+      addChunk(cells, "unitPrice", part(item.left, qtyPrice[2] ?? ""));
+    } else if (descQty !== null && moneyCell(descQty[3] ?? "", hints) !== null) {
+      addChunk(cells, "description", part(item.left, descQty[1] ?? ""));
+      addChunk(cells, "quantity", part(item.left, descQty[2] ?? ""));
+      addChunk(cells, "unitPrice", part(item.left, descQty[3] ?? ""));
+    } else if (qtyFirst !== null && /\p{L}/u.test(qtyFirst[2] ?? "")) {
+      addChunk(cells, "quantity", part(item.left, qtyFirst[1] ?? ""));
+      addChunk(cells, "description", part(item.left, qtyFirst[2] ?? ""));
+    } else if (/\p{L}/u.test(left)) {
+      addChunk(cells, "description", item.left);
+    } else {
+      previous = line;
+      continue;
+    }
+    addChunk(cells, "amount", item.amount);
+    if (cells.has("quantity") && !cells.has("unitPrice")) impliedUnitPrice(cells, item.amount, hints);
+    rows.push({ page: line.page, cells, bottom: line.box.y1 });
+    previous = line;
+  }
+  return rows.length === 0 ? null : rows;
+}
+
+/** "3 x Milk 4.50": the unit price is the amount over the quantity, when that comes out in whole cents. */
+function impliedUnitPrice(cells: Map<ColumnRole, Chunk[]>, amount: Chunk, hints: LocaleHints): void {
+  const qtyText = cells.get("quantity")?.[0]?.text ?? "";
+  const qty = Number(qtyText.replace(",", "."));
+  const total = Number(moneyCell(amount.text, hints));
+  if (!(qty > 0) || !Number.isFinite(total)) return;
+  const cents = (total * 100) / qty;
+  if (Math.abs(cents - Math.round(cents)) > 1e-6) return;
+  addChunk(cells, "unitPrice", { ...amount, text: (Math.round(cents) / 100).toFixed(2) });
+}
