@@ -37,6 +37,7 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
     attempts: row.attempts,
     interruptions: row.interruptions,
   });
+  const fileById = (id: string) => db.selectFrom("files").selectAll().where("id", "=", id);
   /** File ids in upload order, for the sweeps that replay or re-dispatch work. */
   const idsOldestFirst = () => db.selectFrom("files").select("id").orderBy("uploaded_at");
 
@@ -91,16 +92,11 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
       await db.updateTable("files").set({ idempotency_key: null }).where("id", "=", fileId).execute();
     },
     async get(tenantId, id) {
-      const row = await db
-        .selectFrom("files")
-        .selectAll()
-        .where("id", "=", id)
-        .where("tenant_id", "=", tenantId)
-        .executeTakeFirst();
+      const row = await fileById(id).where("tenant_id", "=", tenantId).executeTakeFirst();
       return row && toFile(row);
     },
     async getForJob(id) {
-      const row = await db.selectFrom("files").selectAll().where("id", "=", id).executeTakeFirst();
+      const row = await fileById(id).executeTakeFirst();
       return row && toFile(row);
     },
     async markStarted(id, at) {

@@ -55,12 +55,8 @@ export function taskRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
       return row !== undefined;
     },
     async get(tenantId, id) {
-      const row = await db
-        .selectFrom("tasks")
-        .selectAll()
-        .where("id", "=", id)
-        .where("tenant_id", "=", tenantId)
-        .executeTakeFirst();
+      const mine = db.selectFrom("tasks").selectAll().where("tenant_id", "=", tenantId);
+      const row = await mine.where("id", "=", id).executeTakeFirst();
       return row && toTask(row);
     },
     async getForFile(fileId) {
