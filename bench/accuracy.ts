@@ -6,11 +6,11 @@
  * Files in the labels are relative to the labels file's folder. Documents are grouped by product (and by locale with
  * --with-locale, which passes each label line's "locale" as --locale) and run in chunks, several CLI processes at once.
  */
-import { execFile, spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs, promisify } from "node:util";
+import { parseArgs } from "node:util";
 import { mapConcurrent } from "../src/ingest/concurrency.js";
 import { runMain } from "./run-main.js";
 import {
@@ -24,20 +24,9 @@ import {
   scoreDocuments,
   timingSummary,
 } from "./score.js";
+import { stripAttachments } from "./strip-attachments.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-
-/** A copy of each PDF of the labels without its attachments (pdftocairo re-renders pages only); the new root. */
-async function stripAttachments(labels: readonly LabelLine[], root: string): Promise<string> {
-  const out = join(REPO, "bench/out/stripped", basename(root));
-  await mkdir(out, { recursive: true });
-  await mapConcurrent(labels, 2, async (label) => {
-    if (!/\.pdf$/i.test(label.file)) return;
-    await mkdir(dirname(join(out, label.file)), { recursive: true });
-    await promisify(execFile)("pdftocairo", ["-pdf", resolve(root, label.file), join(out, label.file)]);
-  });
-  return out;
-}
 
 interface Chunk {
   product: string;

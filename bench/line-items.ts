@@ -1,25 +1,14 @@
-/**
- * Line-item benchmark: ingest + extractLineItems over a labels file whose documents carry `invoice.lineItems` or
- * `receipt.lineItems` (arrays of rows, as ../shared/data/einvoices-dev/labels.jsonl and the synthetic corpus write them).
- *   npm run bench:line-items -- LABELS.jsonl [--strip-attachments] [--from N] [--limit N] [--concurrency N] [--show] [--cells]
- * Prints row F1 (a row counts when its description matches after folding and its amount matches numerically), cell
- * accuracy per column over matched rows, and the median ms per page of extractLineItems alone (ingest excluded).
- * --strip-attachments re-renders each PDF with `pdftocairo -pdf` first, as bench:accuracy does.
- * --from N skips the first N labelled documents (with --limit: a named slice, e.g. tuning docs vs held-out ones).
- */
-import { execFile } from "node:child_process";
-import { mkdir, readFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { parseArgs, promisify } from "node:util";
+import { parseArgs } from "node:util";
 import { extractLineItems, type LineItemRow } from "../src/extract/line-items/index.js";
 import { localeHints } from "../src/extract/normalise/locale.js";
 import { mapConcurrent } from "../src/ingest/concurrency.js";
 import { ingest } from "../src/ingest/index.js";
 import { runMain } from "./run-main.js";
+import { stripAttachments } from "./strip-attachments.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
 const COLUMNS = ["description", "quantity", "unit", "unitPrice", "amount", "taxRate", "productCode", "date"] as const;
 type Column = (typeof COLUMNS)[number];
 type TruthRow = Partial<Record<Column, string | null>>;
@@ -122,17 +111,6 @@ export function scoreRows(truth: readonly TruthRow[], predicted: readonly LineIt
   return { truth: truth.length, predicted: predicted.length, matched };
 }
 
-async function strip(labels: readonly Labelled[], root: string): Promise<string> {
-  const out = join(REPO, "bench/out/stripped", basename(root));
-  await mkdir(out, { recursive: true });
-  await mapConcurrent(labels, 2, async (label) => {
-    if (!/\.pdf$/i.test(label.file)) return;
-    await mkdir(dirname(join(out, label.file)), { recursive: true });
-    await promisify(execFile)("pdftocairo", ["-pdf", resolve(root, label.file), join(out, label.file)]);
-  });
-  return out;
-}
-
 function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -161,7 +139,7 @@ async function main(): Promise<number> {
   let labels = parseLineItemLabels(await readFile(labelsPath, "utf8")).slice(Number(values.from));
   if (values.limit !== undefined) labels = labels.slice(0, Number(values.limit));
   const base = dirname(resolve(labelsPath));
-  const root = values["strip-attachments"] ? await strip(labels, base) : base;
+  const root = values["strip-attachments"] ? await stripAttachments(labels, base) : base;
   const msPerPage: number[] = [];
   const results = await mapConcurrent(labels, Math.max(1, Number(values.concurrency)), async (label) => {
     const document = await ingest(new Uint8Array(await readFile(resolve(root, label.file))), { concurrency: 1 });

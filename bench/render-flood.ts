@@ -19,9 +19,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { PDFDocument, StandardFonts } from "pdf-lib";
-import sharp from "sharp";
 import { getToken, invoicePdf, requestJson, upload, uploadForm } from "../test/helpers/server.js";
+import { photoPdf } from "./hostile/big-pdf.js";
 import { runMain } from "./run-main.js";
 
 const { values } = parseArgs({
@@ -80,22 +79,6 @@ async function startServer(): Promise<Server> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** A line of text over a 3500 x 3500 noise photo (noise does not compress): about 16 MB, with a text layer, so no OCR. */
-async function bigPdf(): Promise<Uint8Array> {
-  const side = 3500;
-  const photo = await sharp({
-    create: { width: side, height: side, channels: 3, background: "#808080", noise: { type: "gaussian", sigma: 60 } },
-  })
-    .jpeg({ quality: 100 })
-    .toBuffer();
-  const doc = await PDFDocument.create();
-  const page = doc.addPage([595, 842]);
-  page.drawImage(await doc.embedJpg(photo), { x: 40, y: 100, width: 515, height: 515 });
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  page.drawText("Invoice INV-16MB Total 99.00 EUR", { x: 50, y: 780, size: 14, font });
-  return doc.save();
 }
 
 /** Peak of VmRSS sampled while `work` runs, with the work's own answer. */
@@ -167,7 +150,8 @@ async function main(): Promise<number> {
   const { pid } = server;
   try {
     const token = await server.token();
-    const big = await bigPdf();
+    // A line of text over a noise photo (noise does not compress): about 16 MB, with a text layer, so no OCR.
+    const big = await photoPdf(15.2);
     const res = await upload(server, token, uploadForm(big, { fieldSet: "invoice" }));
     if (res.status !== 200) throw new Error(`upload of the big PDF failed: ${JSON.stringify(res.body)}`);
     const bigId = String(res.body.fileId);
