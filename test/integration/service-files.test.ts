@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
+import type { FileInfo } from "../../src/client/index.js";
 import { makeImagePdf, scanAsJpeg } from "../helpers/pdf-fixtures.js";
 import { createTestSchema } from "../helpers/pg-schema.js";
 import {
@@ -20,20 +21,6 @@ import {
   uploadForm,
 } from "../helpers/server.js";
 import { invoiceBundle, THREE_INVOICES } from "../unit/split-invoices.js";
-
-interface FileInfo {
-  fileId: string;
-  fileName: string | null;
-  status: string;
-  uploadedAt: string;
-  finalisedAt: string | null;
-  pages: number;
-  tags: string[];
-  workflowId: string;
-  parentId: string | null;
-  parentDocId: string | null;
-  children: string[];
-}
 
 const SPLIT = {
   fieldSet: "invoice",
