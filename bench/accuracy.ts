@@ -1,5 +1,7 @@
 /**
  * Accuracy benchmark: runs the real `docsift extract` CLI over a labelled corpus and scores it.
+ * With `--folds K --group source [--seed N] [--fields]` it prints instead the out-of-sample figures of the learned
+ * rankers beside in-sample and hand-set ones, over every corpus (bench/kfold.ts).
  *   npm run bench:accuracy -- LABELS.jsonl [--with-locale] [--strip-attachments] [--limit N] [--concurrency N] [--chunk N] [--json OUT]
  * --strip-attachments re-renders each PDF with `pdftocairo -pdf` (which keeps pages, not embedded files) into
  * bench/out/stripped/ first: the page-extraction figure of an e-invoice corpus beside its XML figure.
@@ -12,6 +14,8 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { mapConcurrent } from "../src/ingest/concurrency.js";
+import { kfoldMain } from "./kfold.js";
+import { formatLineItems, producerGroup, scoreLineItemOutcomes } from "./line-items-score.js";
 import { runMain } from "./run-main.js";
 import {
   type CliLine,
@@ -81,7 +85,39 @@ function runChunk(chunk: Chunk): Promise<CliLine[]> {
   });
 }
 
+/**
+ * Runs `docsift extract` over the labelled documents (files relative to `root`), `chunk` files per CLI process and
+ * `concurrency` processes at once: each document's predictions (null when it failed) and the CLI's output lines.
+ */
+export async function extractCorpus(
+  labels: readonly LabelLine[],
+  root: string,
+  options: { withLocale: boolean; chunk: number; concurrency: number },
+): Promise<{ outcomes: DocumentOutcome[]; lines: CliLine[] }> {
+  const chunks = chunksOf(labels, root, options.withLocale, options.chunk);
+  let done = 0;
+  const results = await mapConcurrent(chunks, options.concurrency, async (chunk) => {
+    const lines = await runChunk(chunk);
+    done += chunk.files.length;
+    if (process.stderr.isTTY) process.stderr.write(`\r${done}/${labels.length} documents`);
+    return lines;
+  });
+  if (process.stderr.isTTY) process.stderr.write("\n");
+  const lines = results.flat();
+  const byFile = new Map<string, CliLine>();
+  for (const line of lines) if (typeof line.file === "string") byFile.set(resolve(REPO, line.file), line);
+  const outcomes = labels.map((label): DocumentOutcome => {
+    const line = byFile.get(resolve(root, label.file));
+    return { label, predicted: line ? predictionsOf(line) : null };
+  });
+  return { outcomes, lines };
+}
+
 async function main(): Promise<number> {
+  // Out-of-sample figures of the learned rankers (bench/kfold.ts): `--folds 5 --group source [--seed N]`.
+  if (process.argv.slice(2).some((a) => a === "--folds" || a.startsWith("--folds="))) {
+    return kfoldMain(process.argv.slice(2));
+  }
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
@@ -105,25 +141,15 @@ async function main(): Promise<number> {
   const strip = values["strip-attachments"] ?? false;
   const root = strip ? await stripAttachments(labels, dirname(resolve(labelsPath))) : dirname(resolve(labelsPath));
   const withLocale = values["with-locale"] ?? false;
-  const chunks = chunksOf(labels, root, withLocale, Math.max(1, Number(values.chunk)));
   const started = Date.now();
-  let done = 0;
-  const results = await mapConcurrent(chunks, Math.max(1, Number(values.concurrency)), async (chunk) => {
-    const lines = await runChunk(chunk);
-    done += chunk.files.length;
-    if (process.stderr.isTTY) process.stderr.write(`\r${done}/${labels.length} documents`);
-    return lines;
-  });
-  if (process.stderr.isTTY) process.stderr.write("\n");
-  const byFile = new Map<string, CliLine>();
-  for (const line of results.flat()) if (typeof line.file === "string") byFile.set(resolve(REPO, line.file), line);
-  const outcomes: DocumentOutcome[] = labels.map((label) => {
-    const line = byFile.get(resolve(root, label.file));
-    return { label, predicted: line ? predictionsOf(line) : null };
+  const { outcomes, lines } = await extractCorpus(labels, root, {
+    withLocale,
+    chunk: Math.max(1, Number(values.chunk)),
+    concurrency: Math.max(1, Number(values.concurrency)),
   });
   const { types, productFields } = catalogueMaps();
   const report = scoreDocuments(outcomes, types, productFields);
-  const timing = timingSummary(results.flat());
+  const timing = timingSummary(lines);
   const seconds = (Date.now() - started) / 1000;
   const timingText = timing
     ? `median per page over ${timing.pages} pages: extract ${timing.medianExtractMsPerPage.toFixed(2)} ms, ingest ${timing.medianIngestMsPerPage.toFixed(0)} ms\n` +
@@ -133,6 +159,14 @@ async function main(): Promise<number> {
     : "no timings reported by the CLI\n";
   const heading = `labels: ${labelsPath}${withLocale ? " (with locale hints)" : ""}${strip ? " (attachments stripped)" : ""}\n`;
   process.stdout.write(`${heading}${formatReport(report)}${timingText}wall time: ${seconds.toFixed(1)} s\n`);
+  // Line items (issue #18): the pipeline's invoice.lineItems / receipt.lineItems, rows matched per document.
+  const base = dirname(resolve(labelsPath));
+  const groups = new Map<string, string | null>();
+  for (const label of labels) groups.set(label.file, await producerGroup(await readFile(resolve(base, label.file))));
+  const lineItems = scoreLineItemOutcomes(outcomes, (file) => groups.get(file) ?? null);
+  const withLists = labels.some((l) => l.lists !== undefined);
+  if (lineItems !== null) process.stdout.write(`\n${formatLineItems(lineItems)}`);
+  else if (withLists) process.stdout.write("\nline items: labelled, but the pipeline returned no line-item field\n");
   if (values.json) {
     const json = { labels: labelsPath, withLocale, seconds, timing, ...report };
     await writeFile(values.json, `${JSON.stringify(json, null, 2)}\n`);
@@ -140,4 +174,5 @@ async function main(): Promise<number> {
   return 0;
 }
 
-runMain(main);
+// Imported by other benchmarks (bench/scan-invoices.ts) for extractCorpus: run only as a script.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) runMain(main);

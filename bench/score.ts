@@ -12,12 +12,17 @@ export interface LabelLine {
   file: string;
   product: string;
   locale?: string;
+  /** Scalar fields: normal-form strings. */
   fields: Record<string, string>;
+  /** Array-valued fields (`invoice.lineItems`): scored by bench/line-items-score.ts, never as a scalar field. */
+  lists?: Record<string, unknown[]>;
 }
 
 export interface PredictedField {
   value: string | null;
   confidence: number;
+  /** The value when the field's value is an array (line items); `value` is then null. */
+  rows?: unknown[];
 }
 
 export interface DocumentOutcome {
@@ -302,14 +307,21 @@ export function parseLabels(text: string): LabelLine[] {
     .map((line, i) => [line.trim(), i + 1] as const)
     .filter(([line]) => line !== "")
     .map(([line, n]) => {
-      const v = JSON.parse(line) as Partial<LabelLine>;
+      const v = JSON.parse(line) as { file?: unknown; product?: unknown; locale?: unknown; fields?: unknown };
       if (typeof v.file !== "string" || typeof v.product !== "string" || typeof v.fields !== "object" || !v.fields) {
         throw new Error(`labels line ${n}: needs "file", "product" and "fields"`);
+      }
+      const fields: Record<string, string> = {};
+      const lists: Record<string, unknown[]> = {};
+      for (const [name, value] of Object.entries(v.fields as Record<string, unknown>)) {
+        if (typeof value === "string") fields[name] = value;
+        else if (Array.isArray(value)) lists[name] = value;
       }
       return {
         file: v.file,
         product: v.product,
-        fields: v.fields,
+        fields,
+        ...(Object.keys(lists).length > 0 ? { lists } : {}),
         ...(typeof v.locale === "string" ? { locale: v.locale } : {}),
       };
     });
@@ -326,6 +338,7 @@ export function predictionsOf(line: CliLine): Map<string, PredictedField> | null
     out.set(name, {
       value: typeof value === "string" ? value : null,
       confidence: typeof confidence === "number" ? confidence : 0,
+      ...(Array.isArray(value) ? { rows: value } : {}),
     });
   }
   return out;

@@ -16,6 +16,7 @@ import { Rng } from "./prng.js";
 import { planReceipt, type ReceiptData } from "./receipt-data.js";
 import { renderInvoice } from "./render-invoice.js";
 import { renderReceipt } from "./render-receipt.js";
+import { renderSaas, saasLabels } from "./render-saas.js";
 
 export type DocumentKind = "invoice" | "receipt";
 
@@ -28,6 +29,8 @@ export interface GenerateOptions {
   pageMarkers?: boolean;
   /** Invoices: number of line items, to get long multi-page documents (about 25 items per page). */
   itemCount?: number;
+  /** Invoices: draw the subscription/SaaS layout of render-saas.ts (bill-to first, seller in the footer...). */
+  saas?: boolean;
 }
 
 /** A field's label: a normal form, or the rows of a line-item table (`invoice.lineItems`, `receipt.lineItems`). */
@@ -73,6 +76,11 @@ export async function generateDocument(
       ...(options.itemCount === undefined ? {} : { itemCount: options.itemCount }),
     });
     const { data, table } = enrichInvoice(planned, itemRng);
+    if (options.saas) {
+      const saas = await renderSaas(doc, data, rng.fork());
+      const labels = saasLabels(invoiceLabels(data, table), data, saas, labelAmount) as Record<string, LabelValue>;
+      return { pdf: await doc.save(), labels, product: "invoices", locale: tag, pages: saas.pages };
+    }
     const pages = await renderInvoice(doc, data, layoutRng, {
       table,
       tableRng: itemRng,

@@ -1,6 +1,7 @@
 /**
  * CLI: writes a seeded synthetic corpus.
  *   npm run bench:synth -- --out bench/out/synth --count 500 --seed 1 [--no-scans] [--invoice-share 0.6] [--concurrency N]
+ *     [--saas-share P]  (share of invoices drawn in the subscription/SaaS layouts of render-saas.ts; default 0)
  * Output: digital/NNNN.pdf + digital/labels.jsonl, scan/NNNN.jpg|pdf + scan/labels.jsonl, in the dev corpora's format
  * plus a "locale" key.
  */
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { corpusPlan } from "./corpus.js";
 import { generateDocument } from "./document.js";
+import { Rng } from "./prng.js";
 import { degradeToScan } from "./scan.js";
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
       seed: { type: "string", default: "1" },
       "invoice-share": { type: "string", default: "0.6" },
       "no-scans": { type: "boolean", default: false },
+      "saas-share": { type: "string", default: "0" },
       concurrency: { type: "string", default: String(availableParallelism()) },
     },
   });
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   const share = Number(values["invoice-share"]);
   const concurrency = Math.max(1, Number(values.concurrency));
+  const saasShare = Number(values["saas-share"]);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || !(share >= 0 && share <= 1)) {
     throw new Error("--count and --seed must be integers, --invoice-share within 0..1");
   }
@@ -49,7 +53,9 @@ async function main(): Promise<void> {
   const plan = corpusPlan(seed, count, share);
   const started = Date.now();
   const docs = await mapLimit(plan, concurrency, async (entry) => {
-    const doc = await generateDocument(entry.seed, entry.kind);
+    // The SaaS layouts (render-saas.ts) for a share of the invoices, decided by the seed alone.
+    const saas = entry.kind === "invoice" && new Rng(entry.seed ^ 0x5a5a5a).float(0, 1) < saasShare;
+    const doc = await generateDocument(entry.seed, entry.kind, saas ? { saas } : {});
     const name = `${String(entry.index + 1).padStart(4, "0")}`;
     await writeFile(join(digitalDir, `${name}.pdf`), doc.pdf);
     return { entry, name, doc };

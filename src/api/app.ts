@@ -22,6 +22,7 @@ import { serviceInfoRoutes } from "./routes/service-info.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { tokenRoutes } from "./routes/token.js";
 import { uploadRoutes } from "./routes/upload.js";
+import { webhookRoutes } from "./routes/webhooks.js";
 
 export interface AppDeps {
   /** Everything the routes do beyond HTTP: uploads, results, page images, files, review tasks, client checks. */
@@ -102,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
                   "result:all": "Read results and page images",
                   "validate:annotation": "Work on validation tasks",
                   "metrics:read": "Read GET /metrics (every tenant's activity, as counts)",
+                  "webhooks:manage": "Manage the tenant's webhook endpoints and see their deliveries",
                 },
               },
             },
@@ -124,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(resultRoutes, { workflows, maxWaitMs: deps.maxWaitMs });
   await app.register(taskRoutes, { workflows });
   await app.register(fileRoutes, { workflows });
+  await app.register(webhookRoutes, { workflows });
   await registerConsole(app);
   await app.register(serviceInfoRoutes, { metrics: deps.metrics, isDraining: deps.isDraining });
   return app;

@@ -16,6 +16,40 @@ export interface ServiceMetrics {
   retentionDeleted: Counter;
   /** Crash leftovers removed by the orphan sweep: `temporary` (partial writes) or `blob` (no file row). */
   orphansRemoved: Counter<"kind">;
+  /** Webhook delivery attempts by outcome: `delivered`, `retry` (failed, due again later), `failed` (given up). */
+  webhookDeliveries: Counter<"outcome">;
+}
+
+/** What the webhook gauges read at each scrape: the outbox's pending deliveries and the oldest one's event time. */
+export type WebhookBacklog = () => Promise<{ pending: number; oldestCreatedAt: string | null }>;
+
+/** Gauges of the webhook outbox (every process's deliveries: the outbox is shared), read when scraped. */
+export function watchWebhookBacklog(metrics: ServiceMetrics, read: WebhookBacklog): void {
+  let last: Promise<{ pending: number; oldestCreatedAt: string | null }> | undefined;
+  // One read serves both gauges of a scrape.
+  const backlog = () => {
+    last ??= read().finally(() => {
+      last = undefined;
+    });
+    return last;
+  };
+  new Gauge({
+    name: "docsift_webhook_retry_queue_depth",
+    help: "Webhook deliveries pending (waiting for their first attempt or a retry).",
+    registers: [metrics.registry],
+    async collect() {
+      this.set((await backlog()).pending);
+    },
+  });
+  new Gauge({
+    name: "docsift_webhook_oldest_undelivered_seconds",
+    help: "Age of the oldest event not yet delivered to one of its endpoints (0 when none waits).",
+    registers: [metrics.registry],
+    async collect() {
+      const { oldestCreatedAt } = await backlog();
+      this.set(oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldestCreatedAt)) / 1000));
+    },
+  });
 }
 
 /** `renderBacklog`: page images rendering or waiting for a render thread (this process). */
@@ -89,6 +123,12 @@ export function createMetrics(queueDepth: () => number, renderBacklog: () => num
       name: "docsift_orphans_removed_total",
       help: "Crash leftovers removed by the orphan sweep: partial temporary files and blobs without a file.",
       labelNames: ["kind"],
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: "docsift_webhook_deliveries_total",
+      help: "Webhook delivery attempts by outcome: delivered, retry (failed, due again), failed (retries spent).",
+      labelNames: ["outcome"],
       registers: [registry],
     }),
     retentionDeleted: new Counter({

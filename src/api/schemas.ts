@@ -42,17 +42,75 @@ const point = {
   required: ["x", "y"],
 } as const;
 
+const nullableText = { type: ["string", "null"] } as const;
+
+/** One cell's location in a line-items row: a boundingBox plus the cell's name. */
+const lineItemCellBoxSchema = {
+  type: "object",
+  properties: {
+    cell: { type: "string", description: "The cell: description, quantity, unit, unitPrice, amount, taxRate, ..." },
+    pageNum: { type: "integer" },
+    topLeft: point,
+    bottomRight: point,
+    tokenIds: { type: "array", items: { type: "integer" } },
+  },
+  required: ["cell", "pageNum", "topLeft", "bottomRight", "tokenIds"],
+} as const;
+
+/** One row of `invoice.lineItems` / `receipt.lineItems`. */
+export const lineItemSchema = {
+  type: "object",
+  description:
+    "A line item: cells as normalised text or null (quantity a plain decimal, unitPrice and amount two decimals, " +
+    "negative on credits; taxRate a percentage with two decimals; date ISO when it reads as one), the row's " +
+    "confidence and one box per cell the page shows (empty when none is located).",
+  properties: {
+    description: nullableText,
+    quantity: nullableText,
+    unit: nullableText,
+    unitPrice: nullableText,
+    amount: nullableText,
+    taxRate: nullableText,
+    productCode: nullableText,
+    date: nullableText,
+    confidence: { type: "number" },
+    boundingBoxes: { type: "array", items: lineItemCellBoxSchema },
+  },
+  required: ["description", "quantity", "unit", "unitPrice", "amount", "taxRate", "productCode", "date"],
+} as const;
+
+const childReferenceSchema = {
+  type: "object",
+  properties: {
+    file_id: { type: "string" },
+    pages: { type: "object", properties: { from: { type: "integer" }, to: { type: "integer" } } },
+  },
+  required: ["file_id"],
+} as const;
+
+/** A field's value: text, null, line-item rows, or (components.children) child references. */
+export const fieldValueSchema = {
+  description:
+    "Normalised value as text, null when not found; for invoice.lineItems and receipt.lineItems an array of " +
+    "line-item rows; for components.children a list of {file_id}.",
+  anyOf: [
+    { type: "string" },
+    { type: "null" },
+    { type: "array", items: lineItemSchema },
+    { type: "array", items: childReferenceSchema },
+  ],
+} as const;
+
 export const fieldSchema = {
   type: "object",
   properties: {
     name: { type: "string", description: "Dotted `<group>.<name>`." },
-    value: {
-      description: "Normalised value as text, null when not found; for components.children a list of {file_id}.",
-    },
+    value: fieldValueSchema,
     confidence: { type: "number" },
     boundingBox: {
       type: ["object", "null"],
-      description: "Page ratios 0..1, origin top-left; null when value is null.",
+      description:
+        "Page ratios 0..1, origin top-left; null when value is null. For line items: the table on its first page.",
       properties: {
         pageNum: { type: "integer" },
         topLeft: point,
@@ -75,7 +133,12 @@ export const warningSchema = {
   description:
     "Something a reader of the result should know. Codes: einvoice_mismatch (the page and the embedded invoice XML " +
     "disagree on `field`), einvoice_invalid (the embedded invoice XML could not be read; fields come from the " +
-    "pages), page_unreadable (`page` could not be read and has no words; fields come from the other pages). More " +
+    "pages), page_unreadable (`page` could not be read and was skipped: no words; fields come from the other " +
+    "pages), text_layer_degraded (a step reading `page`'s text layer gave up on part of it: characters without " +
+    "Unicode left out, glyph widths estimated, or the page OCR'd instead; the message says which), ocr_fallback " +
+    "(OCR failed on `page` and a fallback engine read it, perhaps less accurately), " +
+    "line_items_sum_mismatch (the line items of `field` do not add up to the printed subtotal or total; the " +
+    "message names both). More " +
     "codes may be added: show an unknown code's message.",
   properties: {
     code: { type: "string" },

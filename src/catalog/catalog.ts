@@ -16,7 +16,9 @@ export type FieldType =
   | "iban"
   | "bic"
   | "enum"
-  | "language";
+  | "language"
+  /** An array of rows (src/domain/line-items.ts), not a string: see LineItemsField in src/domain/result.ts. */
+  | "lineItems";
 
 export interface FieldDef {
   name: string;
@@ -40,6 +42,22 @@ export interface ProductDef {
 
 export const DOCUMENT_TYPES = ["invoice", "credit_note", "receipt", "statement", "other"] as const;
 
+const LINE_ITEM_ROW =
+  "Each row: description, quantity, unit, unitPrice, amount, taxRate, productCode, date (normalised text or null), " +
+  "confidence and boundingBoxes (one per cell). Discounts and surcharges are rows with an amount and no quantity.";
+
+const INVOICE_LINE_ITEMS: FieldDef = {
+  name: "invoice.lineItems",
+  type: "lineItems",
+  description: `The invoice's line-item table, row by row across pages; null when the document has none. ${LINE_ITEM_ROW}`,
+};
+
+const RECEIPT_LINE_ITEMS: FieldDef = {
+  name: "receipt.lineItems",
+  type: "lineItems",
+  description: `The items bought, one row per item line; null when none are printed. ${LINE_ITEM_ROW}`,
+};
+
 export const FIELD_SETS: readonly FieldSetDef[] = [
   {
     id: "invoice",
@@ -58,6 +76,7 @@ export const FIELD_SETS: readonly FieldSetDef[] = [
         type: "amount",
         description: "Amount still to be paid after prepayments and credits.",
       },
+      INVOICE_LINE_ITEMS,
     ],
   },
   {
@@ -93,7 +112,15 @@ export const FIELD_SETS: readonly FieldSetDef[] = [
       { name: "receipt.total", type: "amount", description: "Total paid, including tax." },
       { name: "receipt.tax", type: "amount", description: "Tax (GST/VAT) amount included." },
       { name: "receipt.currency", type: "currency", description: "ISO 4217 currency of the amounts." },
+      RECEIPT_LINE_ITEMS,
     ],
+  },
+  {
+    id: "lineItems",
+    description:
+      "Line items alone, for any document: the table goes to receipt.lineItems when the document reads as a " +
+      "receipt and to invoice.lineItems otherwise; the other field is null.",
+    fields: [INVOICE_LINE_ITEMS, RECEIPT_LINE_ITEMS],
   },
   {
     id: "document",

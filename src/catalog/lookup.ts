@@ -40,7 +40,11 @@ export function resolveFieldSets(selection: Selection): string[] {
   return FIELD_SETS.filter((s) => wanted.has(s.id)).map((s) => s.id);
 }
 
-/** The fields of a selection, in catalogue order: the exact list every result carries. */
+/**
+ * The fields of a selection, in catalogue order: the exact list every result carries. A field two selected sets
+ * share (the `lineItems` set's with `invoice` or `receipt`) is listed once.
+ */
 export function resolveFields(selection: Selection): FieldDef[] {
-  return resolveFieldSets(selection).flatMap((id) => findFieldSet(id)?.fields ?? []);
+  const fields = resolveFieldSets(selection).flatMap((id) => findFieldSet(id)?.fields ?? []);
+  return fields.filter((f, i) => fields.findIndex((g) => g.name === f.name) === i);
 }

@@ -5,9 +5,9 @@ import type { FieldDef } from "../catalog/catalog.js";
 import { resolveFields } from "../catalog/lookup.js";
 import { DocsiftError, type ErrorBody, toErrorBody } from "../domain/errors.js";
 import { canonicalLocale } from "../domain/locale.js";
-import type { Field, ResultWarning } from "../domain/result.js";
+import type { ExtractedField, ResultWarning } from "../domain/result.js";
 import { applyEInvoice } from "../einvoice/index.js";
-import { extract } from "../extract/index.js";
+import { extractResult } from "../extract/index.js";
 import { ingest, type OcrEngine, readAttachments } from "../ingest/index.js";
 import { createDefaultOcrEngine } from "../ingest/ocr/factory.js";
 import { ocrConfig } from "../runtime/config.js";
@@ -44,7 +44,7 @@ type Outcome =
       file: string;
       fileId: string;
       status: "FINALISED";
-      results: { timestamp: string; fields: Field[]; warnings?: ResultWarning[] };
+      results: { timestamp: string; fields: ExtractedField[]; warnings?: ResultWarning[] };
       timings?: Timings;
     }
   | { file: string; status: "FAILED"; error: ErrorBody };
@@ -65,7 +65,7 @@ async function process1(
   }
   const document = await ingest(new Uint8Array(bytes), { ocr, concurrency: pageConcurrency });
   const ingested = performance.now();
-  const extracted = extract(document, fields, { locale });
+  const extracted = extractResult(document, fields, { locale });
   const done = performance.now();
   const attachments = await readAttachments(new Uint8Array(bytes));
   const outcome = applyEInvoice(document, attachments, extracted, { locale });

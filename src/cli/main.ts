@@ -21,6 +21,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   migrate: { summary: "Apply pending PostgreSQL migrations (DATABASE_URL)", load: () => import("./migrate.js") },
   keys: { summary: "Rotate or list the JWT signing keys", load: () => import("./keys.js") },
   watch: { summary: "Upload a folder's new files, write results beside them", load: () => import("./watch.js") },
+  webhooks: {
+    summary: "List, create or delete webhook endpoints; show their deliveries",
+    load: () => import("./webhooks.js"),
+  },
 };
 
 function usage(): string {

@@ -1,8 +1,14 @@
 /**
  * What the remote commands print: one outcome per file, as a JSON array, JSON lines, or CSV (columns file, fileId,
  * status, then one per field name). Pure formatting; the commands do the I/O.
+ *
+ * CSV keeps one line per file (watch appends them under a fixed header): a line-items field's cell is the JSON text
+ * of its rows' cells (`[{"description":...,"quantity":...,...}]`, without confidences and boxes), which a
+ * spreadsheet shows as text and any JSON parser reads back.
  */
+
 import type { DocsiftApiError, ErrorInfo, Results } from "../client/index.js";
+import { LINE_ITEM_CELLS } from "../domain/line-items.js";
 
 export type OutputFormat = "json" | "jsonl" | "csv";
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["json", "jsonl", "csv"];
@@ -32,9 +38,19 @@ export function fieldColumns(outcomes: readonly Outcome[]): string[] {
   return [...names];
 }
 
-/** A field's value as one CSV cell: text as is, child references as their ids, null as empty. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** A field's value as one CSV cell: text as is, child references as their ids, line items as JSON, null as empty. */
 function cellValue(value: unknown): string {
   if (value === null || value === undefined) return "";
+  if (Array.isArray(value) && value.some((v) => isObject(v) && "amount" in v)) {
+    const rows = value
+      .filter(isObject)
+      .map((row) => Object.fromEntries(LINE_ITEM_CELLS.map((c) => [c, row[c] ?? null])));
+    return JSON.stringify(rows);
+  }
   if (Array.isArray(value)) {
     return value
       .map((v) => (typeof v === "object" && v !== null && "file_id" in v ? String(v.file_id) : String(v)))

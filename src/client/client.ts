@@ -27,6 +27,14 @@ import type {
   WaitOptions,
 } from "./types.js";
 import { jsonUploadBody, multipartBody, prepareFile, type UploadSource } from "./upload-body.js";
+import type {
+  CreatedWebhook,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEventType,
+  WebhookPage,
+} from "./webhooks.js";
 
 export interface DocsiftClientOptions {
   /** e.g. http://localhost:8080 */
@@ -252,13 +260,18 @@ export class DocsiftClient {
    * this call deleted it, false when there was no such file (already deleted, e.g. by an earlier attempt whose
    * answer was lost), so calling it again is safe.
    */
-  async deleteFile(fileId: string, options: { signal?: AbortSignal } = {}): Promise<boolean> {
+  deleteFile(fileId: string, options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    return this.#deleteAt(`/files/${encodeURIComponent(fileId)}`, options.signal);
+  }
+
+  /** DELETE `path`: true when this call deleted it, false when there was nothing there (not_found). */
+  async #deleteAt(path: string, signal: AbortSignal | undefined): Promise<boolean> {
     try {
       const res = await this.#http.send({
         method: "DELETE",
-        path: `/files/${encodeURIComponent(fileId)}`,
+        path,
         auth: true,
-        signal: options.signal,
+        signal,
         attemptTimeoutMs: this.#requestTimeoutMs,
       });
       await res.body?.cancel();
@@ -291,6 +304,60 @@ export class DocsiftClient {
     return everyPage(
       (cursor) => this.listTasks({ ...options, cursor }),
       (page) => page.tasks,
+    );
+  }
+
+  /** Registers an endpoint for the tenant's events (scope webhooks:manage); the answer holds its secret, once. */
+  createWebhook(
+    endpoint: { url: string; events: readonly WebhookEventType[]; description?: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CreatedWebhook> {
+    return this.#http.json<CreatedWebhook>({
+      method: "POST",
+      path: "/webhooks",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(endpoint),
+      auth: true,
+      signal: options.signal,
+      attemptTimeoutMs: this.#requestTimeoutMs,
+    });
+  }
+
+  /** One page of the tenant's endpoints, oldest first. */
+  listWebhooks(options: { limit?: number; cursor?: string; signal?: AbortSignal } = {}): Promise<WebhookPage> {
+    return this.#listing<WebhookPage>("/webhooks", { limit: options.limit, cursor: options.cursor }, options.signal);
+  }
+
+  /** Every endpoint of the tenant, following the `next` cursors. */
+  webhooks(options: { signal?: AbortSignal } = {}): AsyncGenerator<WebhookEndpoint> {
+    return everyPage(
+      (cursor) => this.listWebhooks({ ...options, cursor }),
+      (page) => page.webhooks,
+    );
+  }
+
+  /** Deletes an endpoint; false when the tenant has none with this id. */
+  deleteWebhook(id: string, options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    return this.#deleteAt(`/webhooks/${encodeURIComponent(id)}`, options.signal);
+  }
+
+  /** One page of an endpoint's deliveries, newest first. */
+  listWebhookDeliveries(
+    id: string,
+    options: { status?: WebhookDelivery["status"]; limit?: number; cursor?: string; signal?: AbortSignal } = {},
+  ): Promise<WebhookDeliveryPage> {
+    const query = { status: options.status, limit: options.limit, cursor: options.cursor };
+    return this.#listing<WebhookDeliveryPage>(`/webhooks/${encodeURIComponent(id)}/deliveries`, query, options.signal);
+  }
+
+  /** Every delivery of an endpoint, newest first, following the `next` cursors. */
+  webhookDeliveries(
+    id: string,
+    options: { status?: WebhookDelivery["status"]; signal?: AbortSignal } = {},
+  ): AsyncGenerator<WebhookDelivery> {
+    return everyPage(
+      (cursor) => this.listWebhookDeliveries(id, { ...options, cursor }),
+      (page) => page.deliveries,
     );
   }
 

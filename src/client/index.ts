@@ -3,3 +3,13 @@ export { DocsiftClient, type DocsiftClientOptions } from "./client.js";
 export { type ApiErrorCode, DocsiftApiError, DocsiftWaitTimeoutError } from "./errors.js";
 export type * from "./types.js";
 export { MAX_UPLOAD_BYTES, type UploadSource } from "./upload-body.js";
+export {
+  type CreatedWebhook,
+  verifyWebhook,
+  type WebhookDelivery,
+  type WebhookDeliveryPage,
+  type WebhookEndpoint,
+  type WebhookEventType,
+  type WebhookPage,
+  type WebhookPayload,
+} from "./webhooks.js";

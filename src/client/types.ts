@@ -1,12 +1,17 @@
 /** Public shapes of the SDK: what the service answers and what the calls accept. */
 import type { FieldSetDef, ProductDef } from "../catalog/catalog.js";
+import type { LineItem } from "../domain/line-items.js";
 import type { Results } from "../domain/result.js";
+
+export type { LineItem, LineItemCellBox, LineItemCellName, LineItemCells } from "../domain/line-items.js";
 
 export type {
   BoundingBox,
   ChildReference,
   ChildrenField,
+  ExtractedField,
   Field,
+  LineItemsField,
   Point,
   Results,
   UploadReceipt,
@@ -86,7 +91,8 @@ export interface TokenResponse {
 export interface TaskBreach {
   field: string;
   condition: Record<string, unknown> & { type: string };
-  value: string | null;
+  /** The rows when the field is a line-items field. */
+  value: string | LineItem[] | null;
   confidence: number | null;
 }
 
@@ -116,7 +122,8 @@ export interface ListTasksOptions {
 
 export interface FieldCorrection {
   name: string;
-  value: string | null;
+  /** Line-items fields take their whole array of rows (cells only are read; [] or null: no line items). */
+  value: string | LineItem[] | null;
 }
 
 /** A file as `GET /files/:fileId` describes it. */

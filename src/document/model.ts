@@ -4,6 +4,7 @@
  * so nothing downstream needs to know the page's size or whether it came from a PDF or an image.
  */
 import type { FileFormat } from "../domain/files.js";
+import type { WarningCode } from "../domain/result.js";
 
 export interface Box {
   x0: number;
@@ -46,11 +47,12 @@ export interface Page {
 export type { FileFormat };
 
 /**
- * A page that could not be read (its content damaged, its OCR failed): it is in `pages` without words, and the
- * other pages are read as usual. The code is a result warning's (domain/result.ts).
+ * What went wrong reading one page: it could not be read (its content damaged, its OCR failed: it is in `pages`
+ * without words, the other pages are read as usual), or one step degraded (its text layer read in part, its OCR done
+ * by the fallback engine). The code is a result warning's (domain/result.ts).
  */
 export interface PageWarning {
-  code: "page_unreadable";
+  code: Extract<WarningCode, "page_unreadable" | "text_layer_degraded" | "ocr_fallback">;
   page: number;
   message: string;
 }
@@ -58,6 +60,6 @@ export interface PageWarning {
 export interface Document {
   type: FileFormat;
   pages: Page[];
-  /** Present when a page could not be read. */
+  /** Present when a page could not be read or a step reading one degraded. */
   warnings?: PageWarning[];
 }

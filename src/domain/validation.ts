@@ -2,12 +2,14 @@
  * The validate workflow's vocabulary: the conditions a file's predictions are tested on (checked once, at upload:
  * src/validate/conditions.ts), the breaches a review task lists, and a reviewer's corrections.
  */
+import type { LineItem } from "./line-items.js";
 
 export const CONDITION_TYPES = [
   "field-confidence-range",
   "field-value-range",
   "field-present",
   "einvoice-consistent",
+  "line-items-sum",
 ] as const;
 
 /** A number, or an ISO date for date fields; null = no bound. */
@@ -17,7 +19,8 @@ export type Condition =
   | { type: "field-confidence-range"; field: string; min: number | null; max: number | null }
   | { type: "field-value-range"; field: string; min: Bound; max: Bound }
   | { type: "field-present"; field: string }
-  | { type: "einvoice-consistent"; field?: string };
+  | { type: "einvoice-consistent"; field?: string }
+  | { type: "line-items-sum"; field?: string };
 
 /** A validate upload's checked workflowOptions. */
 export interface ValidateOptions {
@@ -32,12 +35,13 @@ export interface ValidateOptions {
 export interface Breach {
   field: string;
   condition: Condition;
-  value: string | null;
+  /** The rows of a line-items field. */
+  value: string | LineItem[] | null;
   confidence: number | null;
 }
 
-/** A reviewer's value for one field of the task's field set (null: the field has no value). */
+/** A reviewer's value for one field of the task's field set (null: the field has no value; rows for line items). */
 export interface Correction {
   name: string;
-  value: string | null;
+  value: string | LineItem[] | null;
 }

@@ -11,8 +11,10 @@
 import type { FieldType } from "../catalog/catalog.js";
 import { findField } from "../catalog/lookup.js";
 import type { Document } from "../document/model.js";
-import type { Field, ResultWarning } from "../domain/result.js";
-import { compactText, createLocator } from "./locate.js";
+import { LINE_ITEM_FIELDS, type LineItem } from "../domain/line-items.js";
+import { type ExtractedField, isLineItemsField, type ResultWarning } from "../domain/result.js";
+import { compactText, createLocator, type Locator, tableBox } from "./locate.js";
+import type { EInvoice } from "./model.js";
 import { type AttachedFile, readEInvoice } from "./read.js";
 
 const CHECKED = new Set([
@@ -40,8 +42,9 @@ function sameValue(type: FieldType, a: string, b: string): boolean {
   return compactText(a) === compactText(b);
 }
 
+/** Fields and their warnings: the page reading going in, the result coming out. */
 export interface EInvoiceOutcome {
-  fields: Field[];
+  fields: ExtractedField[];
   warnings: ResultWarning[];
 }
 
@@ -49,22 +52,74 @@ export interface MergeOptions {
   locale?: string;
 }
 
+/**
+ * The XML's lines as rows, their amounts as the XML states and the page prints them: a credit note lists the goods
+ * it credits with positive amounts (its totals carry the sign, and document.type says credit_note), so rows read from
+ * the XML and rows read from the page agree.
+ */
+function statedRows(invoice: EInvoice, locator: Locator): LineItem[] {
+  const boxes = locator.locateLines(invoice.lines);
+  return invoice.lines.map((line, i) => ({
+    ...line,
+    confidence: 1,
+    boundingBoxes: boxes[i] ?? [],
+  }));
+}
+
+function cents(amount: string | null): number {
+  return amount === null ? 0 : Math.round(Math.abs(Number(amount)) * 100);
+}
+
+/**
+ * An einvoice_mismatch when the page shows a table and a line's amount the XML states is printed nowhere on the
+ * page: the page lists other lines. Sums and row counts alone are no evidence (a page reading that takes a total
+ * line for a row, or merges two rows, still shows the XML's lines).
+ */
+function linesMismatch(page: ExtractedField, rows: readonly LineItem[], locator: Locator): ResultWarning | null {
+  if (!isLineItemsField(page)) return null;
+  const unprinted = rows.find(
+    (r) =>
+      r.amount !== null && !r.boundingBoxes.some((b) => b.cell === "amount") && !locator.locate("amount", r.amount),
+  );
+  if (!unprinted) return null;
+  const sum = (list: readonly LineItem[]) => (list.reduce((s, r) => s + cents(r.amount), 0) / 100).toFixed(2);
+  return {
+    code: "einvoice_mismatch",
+    page: page.boundingBox?.pageNum ?? null,
+    field: page.name,
+    message: `${page.name}: the page shows ${page.value.length} line(s) adding up to ${sum(page.value)}, the embedded invoice states ${rows.length} adding up to ${sum(rows)}, and its line ${JSON.stringify(unprinted.description)} of ${unprinted.amount} is printed nowhere; the result gives the embedded invoice's lines.`,
+  };
+}
+
 export function applyEInvoice(
   document: Document,
   attachments: readonly AttachedFile[],
-  pageFields: readonly Field[],
+  pageReading: EInvoiceOutcome,
   options: MergeOptions = {},
 ): EInvoiceOutcome {
   const reading = readEInvoice(attachments);
-  if (reading.kind === "none") return { fields: [...pageFields], warnings: [] };
+  if (reading.kind === "none") return { fields: [...pageReading.fields], warnings: [...pageReading.warnings] };
   if (reading.kind === "invalid") {
     const message = `The embedded invoice ${reading.file} was not used (${reading.reason}); the fields come from the pages.`;
-    return { fields: [...pageFields], warnings: [{ code: "einvoice_invalid", page: null, message }] };
+    return {
+      fields: [...pageReading.fields],
+      warnings: [...pageReading.warnings, { code: "einvoice_invalid", page: null, message }],
+    };
   }
   const stated = reading.invoice.fields;
   const locator = createLocator(document, options.locale);
-  const warnings: ResultWarning[] = [];
-  const fields = pageFields.map((page): Field => {
+  const statesLines = reading.invoice.lines.length > 0;
+  const superseded = (w: ResultWarning) =>
+    statesLines && w.code === "line_items_sum_mismatch" && w.field === LINE_ITEM_FIELDS.invoice;
+  const warnings: ResultWarning[] = pageReading.warnings.filter((w) => !superseded(w));
+  const fields = pageReading.fields.map((page): ExtractedField => {
+    if (page.name === LINE_ITEM_FIELDS.invoice && statesLines) {
+      const rows = statedRows(reading.invoice, locator);
+      const mismatch = linesMismatch(page, rows, locator);
+      if (mismatch) warnings.push(mismatch);
+      return { name: page.name, value: rows, confidence: 1, boundingBox: tableBox(rows), source: "einvoice" };
+    }
+    if (isLineItemsField(page)) return page;
     const value = stated.get(page.name);
     const type = findField(page.name)?.type;
     if (value === undefined || type === undefined) return page;

@@ -12,6 +12,7 @@ import { roleStrength } from "./context.js";
 import type { FieldDecision, Scored } from "./decision.js";
 import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout, LineSegment } from "./layout.js";
+import type { Alternative } from "./model/ranker.js";
 import { formatAmount } from "./normalise/amount.js";
 
 export type AmountRole = "total" | "subtotal" | "tax" | "amountDue";
@@ -522,6 +523,21 @@ function arithmeticContext(layout: Layout, c: AmountCandidate, all: readonly Amo
   return score;
 }
 
+const LARGEST = new WeakMap<readonly AmountCandidate[], number>();
+
+/** The largest printed amount labelled as a total or amount due (0 when none is). */
+function largestLabelled(layout: Layout, all: readonly AmountCandidate[]): number {
+  let max = LARGEST.get(all);
+  if (max === undefined) {
+    const labelled = all.filter(
+      (o) => printedOf(o) === o && roleStrength(labelsOf(layout, o), ["total", "amountDue"]) > 0.3,
+    );
+    max = Math.max(0, ...labelled.map((o) => Math.abs(o.value)));
+    LARGEST.set(all, max);
+  }
+  return max;
+}
+
 export function scoreRole(
   layout: Layout,
   role: AmountRole,
@@ -545,7 +561,8 @@ export function scoreRole(
   let score = 2.4 * Math.max(own, total) - 1.6 * Math.max(other, negative) * (own > 0 ? 0.5 : 1);
   // Where amounts are printed with decimals, a bare integer ("within 30 days") is a count, not money.
   if (!c.hasDecimals) score -= receipt || decimalShare(all) > 0.5 ? 1.2 : 0.6;
-  if (c.value === 0 && role !== "tax") score -= 0.8;
+  // A zero is rarely a total, but "Amount due $0.00" under its own label is what a paid invoice prints.
+  if (c.value === 0 && role !== "tax" && !(role === "amountDue" && own > 0.5)) score -= 0.8;
   // "4:" is a number that labels what follows (a count, a line number, OCR of a rate), never a printed amount.
   if (/:$/.test(c.words[c.words.length - 1]?.text ?? "")) score -= 1;
   // "GST @ 6 %": a number with a percent sign after it is a rate.
@@ -560,10 +577,7 @@ export function scoreRole(
     // A reading the arithmetic made by changing a printed digit has to be outweighed by that arithmetic.
     if (REPAIRED.has(c)) score -= 0.8;
     // The largest of the printed amounts: a repaired or rounded reading stands for its printed amount, not beside it.
-    const labelled = all.filter(
-      (o) => printedOf(o) === o && roleStrength(labelsOf(layout, o), ["total", "amountDue"]) > 0.3,
-    );
-    const max = Math.max(0, ...labelled.map((o) => Math.abs(o.value)));
+    const max = largestLabelled(layout, all);
     if (own > 0.3 && Math.abs(printedOf(c).value) >= max - 0.005) score += 0.2;
   } else {
     score += 0.05 * repeats + 0.2 * position;
@@ -644,12 +658,97 @@ export function chooseAmounts(
   const decide = (role: AmountRole): FieldDecision => ({
     family: "amount",
     best: scored(combo[role]),
+    key: `${receipt ? "receipt" : "invoice"}.${role}`,
+    alternatives: roles.includes(role) ? alternativesOf(layout, role, options[role], combo, readings, receipt) : [],
   });
-  const tax = roles.includes("tax") ? (taxFromRates(layout, readings, combo, receipt) ?? decide("tax")) : decide("tax");
+  const fromRates = roles.includes("tax") ? taxFromRates(layout, readings, combo, receipt) : null;
+  const tax = decide("tax");
+  if (fromRates?.best) {
+    tax.best = fromRates.best;
+    tax.alternatives?.push({ scored: fromRates.best, features: { ...RATE_SUM_FEATURES, hand: fromRates.best.score } });
+  }
   const total = decide("total");
   const chosen = combo.total?.candidate;
   if (receipt && chosen && contradicted(layout, chosen, readings)) total.penalty = CONTRADICTED;
+  for (const alternative of total.alternatives ?? []) {
+    const c = CANDIDATE_OF.get(alternative);
+    alternative.features.contradicted = receipt && c && contradicted(layout, c, readings) ? 1 : 0;
+  }
   return { total, subtotal: decide("subtotal"), tax, amountDue: decide("amountDue") };
+}
+
+/** Features of a tax summed from per-rate amounts (taxFromRates): only its arithmetic speaks for it. */
+const RATE_SUM_FEATURES: Readonly<Record<string, number>> = { fromRates: 1, chosen: 1, comboAddsUp: 1 };
+
+const CANDIDATE_OF = new WeakMap<Alternative, AmountCandidate>();
+
+/**
+ * The ranked candidates of a role as alternatives for the learned ranker (model/ranker.ts), with the evidence the
+ * hand-set score weighs, taken apart: label strengths by role, place, shape, repetition and the page's arithmetic.
+ */
+function alternativesOf(
+  layout: Layout,
+  role: AmountRole,
+  ranked: ReadonlyArray<RoleScored | null>,
+  combo: Record<AmountRole, RoleScored | null>,
+  all: readonly AmountCandidate[],
+  receipt: boolean,
+): Alternative[] {
+  const entries = ranked.filter((e): e is RoleScored => e !== null);
+  // The total and the amount due are the same amount on most unpaid invoices: each role also considers the amount
+  // chosen for the other, whatever its rank here.
+  const partner = role === "total" ? combo.amountDue?.candidate : role === "amountDue" ? combo.total?.candidate : null;
+  if (partner && !entries.some((e) => e.candidate === partner)) {
+    entries.push({ candidate: partner, score: scoreRole(layout, role, partner, all, receipt) });
+  }
+  const top = Math.max(...entries.map((e) => e.score));
+  const chosen = combo[role]?.candidate;
+  const { total, subtotal, tax } = combo;
+  const addsUp =
+    total && subtotal && tax
+      ? Math.abs(subtotal.candidate.value + tax.candidate.value - total.candidate.value) < CLOSE
+      : false;
+  const max = largestLabelled(layout, all);
+  return entries.map((entry, rank) => {
+    const c = entry.candidate;
+    const labels = labelsOf(layout, c);
+    const strength = (roles: readonly LabelRole[]) => roleStrength(labels, roles);
+    const words = c.words.length > 0 ? c.words : [{ confidence: 1 }];
+    const features: Record<string, number> = {
+      hand: entry.score,
+      handGap: entry.score - top,
+      rank,
+      chosen: c === chosen ? 1 : 0,
+      chosenValue: chosen && sameAmount(chosen.value, c.value) ? 1 : 0,
+      partnerValue: partner && sameAmount(partner.value, c.value) ? 1 : 0,
+      comboAddsUp: c === chosen && addsUp ? 1 : 0,
+      labelTotal: strength(["total"]),
+      labelSubtotal: strength(["subtotal"]),
+      labelTax: strength(["tax"]),
+      labelDue: strength(["amountDue"]),
+      labelPaid: strength(TENDERED),
+      labelNegative: strength(NEGATIVE),
+      labelLeft: labels.left ? 1 : 0,
+      labelAbove: labels.above && !labels.left ? 1 : 0,
+      decimals: c.hasDecimals ? 1 : 0,
+      zero: c.value === 0 ? 1 : 0,
+      negativeValue: c.value < 0 ? 1 : 0,
+      position: documentPosition(layout, c),
+      repeats: Math.min(sameValueCount(all, c), 3),
+      rightmost: isRightmost(c, all) ? 1 : 0,
+      currency: c.currency ? 1 : 0,
+      largest: Math.abs(printedOf(c).value) >= max - 0.005 && max > 0 ? 1 : 0,
+      ocr: words.reduce((a, w) => a + w.confidence, 0) / words.length - 1,
+      repaired: REPAIRED.has(c) || ROUNDED_FROM.has(c) ? 1 : 0,
+      arithmetic: receipt && role === "total" ? arithmeticContext(layout, c, all) : 0,
+      payment: receipt && role === "total" ? paymentContext(layout, c, all) : 0,
+      gross: grossByArithmetic(layout, c, all) ? 1 : 0,
+      logValue: Math.log10(1 + Math.abs(c.value)),
+    };
+    const alternative = { scored: { value: c.normal, score: entry.score, words: c.words }, features };
+    CANDIDATE_OF.set(alternative, c);
+    return alternative;
+  });
 }
 
 /**
@@ -710,6 +809,8 @@ function comboScore(combo: Record<AmountRole, RoleScored | null>): number {
   } else if (t && s) {
     score += Math.abs(s.value) <= Math.abs(t.value) + CLOSE ? 0.1 : -0.8;
   }
+  // A subtotal of the other sign than the total is a payment or a discount line, not the net amount.
+  if (t && s && t.value !== 0 && Math.sign(s.value) === -Math.sign(t.value)) score -= 1.5;
   // Only a zero document has a tax as large as its total.
   if (t && x && Math.abs(x.value) >= Math.abs(t.value) && (t.value !== 0 || x.value !== 0)) score -= 1;
   if (t && d && Math.abs(d.value) > Math.abs(t.value) + CLOSE) score -= 0.5;

@@ -1,5 +1,9 @@
 /**
- * Score -> confidence. Each field family has a raw linear score (see the scorers); a logistic curve per family maps
+ * Score -> confidence for the hand-set scoring. Field keys with a learned ranker (model/ranker.ts, fitted by `npm run
+ * train`) take their confidence from that ranker's probability instead: ranking and calibration out of one fit; the
+ * curves below serve every other field and the keys where the hand rule measured better out of sample.
+ *
+ * Each field family has a raw linear score (see the scorers); a logistic curve per family maps
  * it, together with the mean OCR confidence of the value's words, to the probability that the value is right.
  *
  * How the constants were fitted (2026-11-22): extract() over cached Documents of receipts-dev (120 OCR scans),

@@ -11,6 +11,7 @@ import type { FieldDecision, Scored } from "./decision.js";
 import type { LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
 import type { OrderSource } from "./locale-infer.js";
+import type { Alternative } from "./model/ranker.js";
 import { lostSeparator } from "./normalise/date.js";
 
 interface DateScored {
@@ -102,6 +103,47 @@ function besideClockTime(layout: Layout, c: DateCandidate): boolean {
 const DATE_ROLES: readonly LabelRole[] = ["invoiceDate", "genericDate", "dueDate", "otherDate"];
 
 /**
+ * Words that make a date part of a period or a schedule rather than the date of the document: a billing or service
+ * period ("Billing period Mar 1 - Mar 31, 2024", "Leistungszeitraum"), a subscription's next charge or renewal
+ * ("Next billing date", "Renews on"), a validity. Matched on the date's row left of it and on the row above.
+ */
+const PERIOD_WORDS =
+  /\b(period|billing cycle|service (?:date|period|from)|subscription|next (?:billing|payment|charge|invoice|renewal)|renews?|renewal|valid (?:from|until|through)|starts?|ends?|expires?|(?:leistungs|abrechnungs|liefer)zeitraum|zeitraum|nächste|naechste|période|periode|prochaine|periodo|próxima)\b/iu;
+
+/** A date range: the date is joined to another date on its row by a dash, "to", "bis", "au", "through". */
+const RANGE_JOIN = /^(?:-|–|—|to|bis|au|through|thru|until|a|al|tot)$/iu;
+
+function rowBefore(layout: Layout, c: DateCandidate, rowOffset: number): string {
+  const page = layout.pages.find((p) => p.pageNum === c.segment.pageNum);
+  const row = page?.rows[c.segment.row + rowOffset] ?? [];
+  const words = row.flatMap((segment) =>
+    segment.words.filter(
+      (_w, index) => rowOffset !== 0 || segment.box.x1 <= c.box.x0 || (segment === c.segment && index < c.start),
+    ),
+  );
+  return words.map((w) => w.text).join(" ");
+}
+
+/**
+ * 1 when the date is part of a billing/service period, a range or a next-billing line (PERIOD_WORDS), 0 otherwise:
+ * such a date is not the issue date however near the top it is printed.
+ */
+export function periodContext(layout: Layout, c: DateCandidate, all: readonly DateCandidate[]): number {
+  if (PERIOD_WORDS.test(rowBefore(layout, c, 0))) return 1;
+  const sameRow = all.filter(
+    (o) => o !== c && o.segment.pageNum === c.segment.pageNum && o.segment.row === c.segment.row,
+  );
+  for (const o of sameRow) {
+    const [first, second] = o.box.x0 < c.box.x0 ? [o, c] : [c, o];
+    if (first.segment !== second.segment) continue;
+    const between = first.segment.words.slice(first.end, second.start).map((w) => w.text);
+    if (between.length === 1 && RANGE_JOIN.test(between[0] ?? "")) return 1;
+  }
+  // "Billing period" as a heading with the dates on the row below it.
+  return labelsOf(layout, c).left ? 0 : PERIOD_WORDS.test(rowBefore(layout, c, -1)) ? 0.6 : 0;
+}
+
+/**
  * A date that only reads with a separator put back ("0406-18") has the shape of many numbers, so it needs a reason to
  * be a date: a date label before it, or a clock time on its row when no label names it as something else ("Inv No").
  */
@@ -123,7 +165,7 @@ function usable(layout: Layout, all: readonly DateCandidate[], currentYear: numb
   return all.filter((c) => !c.repaired || !lostSeparator(c.text) || (!clean && supported(layout, c)));
 }
 
-function issueScore(layout: Layout, c: DateCandidate, receipt: boolean): number {
+function issueScore(layout: Layout, c: DateCandidate, receipt: boolean, all: readonly DateCandidate[]): number {
   const labels = labelsOf(layout, c);
   const issue = roleStrength(labels, ["invoiceDate"]);
   const generic = roleStrength(labels, ["genericDate"]);
@@ -136,14 +178,15 @@ function issueScore(layout: Layout, c: DateCandidate, receipt: boolean): number 
   score += position < 0.5 ? 0.4 - 0.4 * position : -0.2 * Math.min(position, 2);
   if (receipt) score += 0.5;
   if (other === 0 && besideClockTime(layout, c)) score += 0.3;
+  if (issue === 0) score -= 1.5 * periodContext(layout, c, all);
   return score;
 }
 
-function dueScore(layout: Layout, c: DateCandidate): number {
+function dueScore(layout: Layout, c: DateCandidate, all: readonly DateCandidate[]): number {
   const labels = labelsOf(layout, c);
   const due = roleStrength(labels, ["dueDate"]);
   const other = roleStrength(labels, ["invoiceDate", "genericDate", "otherDate"]);
-  return 2.6 * due - 1.2 * other - 0.6;
+  return 2.6 * due - 1.2 * other - 0.6 - 1.0 * periodContext(layout, c, all);
 }
 
 function toScored(entry: DateScored | undefined | null): Scored | null {
@@ -191,7 +234,7 @@ export function chooseDates(
   const doubts = new Map(all.map((candidate) => [candidate, readingDoubt(candidate, all, repaired, currentYear)]));
   const doubtScore = (candidate: DateCandidate) => doubts.get(candidate)?.score ?? 0;
   const issues = all
-    .map((candidate) => ({ candidate, score: issueScore(layout, candidate, receipt) + doubtScore(candidate) }))
+    .map((candidate) => ({ candidate, score: issueScore(layout, candidate, receipt, all) + doubtScore(candidate) }))
     .sort((a, b) => b.score - a.score || pagePosition(layout, a.candidate) - pagePosition(layout, b.candidate));
   for (const entry of issues) {
     // Printing the same date several times (header, footer, payment terms) makes it more likely the issue date.
@@ -207,12 +250,79 @@ export function chooseDates(
   // A due date is only ever known from its label ("Due date", "Zahlbar bis"): an unlabelled second date is not one.
   const dues = all
     .filter((candidate) => roleStrength(labelsOf(layout, candidate), ["dueDate"]) > 0)
-    .map((candidate) => ({ candidate, score: dueScore(layout, candidate) + doubtScore(candidate) }))
+    .map((candidate) => ({ candidate, score: dueScore(layout, candidate, all) + doubtScore(candidate) }))
     .filter((d) => d.candidate !== issue?.candidate)
     .map((d) => ({ ...d, score: d.score - (issue && d.candidate.iso < issue.candidate.iso ? 1.5 : 0) }))
     .sort((a, b) => b.score - a.score);
+  const kind = receipt ? "receipt" : "invoice";
+  const context = { layout, all, repaired, doubts, source, currentYear };
   return {
-    issue: decide(asPrinted(issue, all, repaired), source, doubts),
-    due: decide(asPrinted(dues[0], all, repaired), source, doubts),
+    issue: {
+      ...decide(asPrinted(issue, all, repaired), source, doubts),
+      key: `${kind}.date`,
+      alternatives: alternativesOf(context, issues.slice(0, 5), "issue"),
+    },
+    due: {
+      ...decide(asPrinted(dues[0], all, repaired), source, doubts),
+      key: `${kind}.dueDate`,
+      alternatives: alternativesOf(context, dues.slice(0, 5), "due", issue?.candidate),
+    },
   };
+}
+
+interface DateContext {
+  layout: Layout;
+  all: readonly DateCandidate[];
+  repaired: ReadonlySet<DateCandidate>;
+  doubts: ReadonlyMap<DateCandidate, ReadingDoubt>;
+  source: OrderSource;
+  currentYear: number;
+}
+
+/** The ranked dates as alternatives for the learned ranker (model/ranker.ts), with their evidence taken apart. */
+function alternativesOf(
+  context: DateContext,
+  ranked: readonly DateScored[],
+  role: "issue" | "due",
+  issue?: DateCandidate,
+): Alternative[] {
+  const { layout, all, repaired, doubts, source, currentYear } = context;
+  const top = Math.max(...ranked.map((e) => e.score));
+  const page = (c: DateCandidate) => layout.pages.find((p) => p.pageNum === c.segment.pageNum);
+  return ranked.map((entry, rank) => {
+    const c = entry.candidate;
+    const printed = asPrinted(entry, all, repaired) ?? entry;
+    const labels = labelsOf(layout, c);
+    const year = yearOf(c);
+    const median = page(c)?.medianHeight ?? 0;
+    const words = printed.candidate.words.length > 0 ? printed.candidate.words : [{ confidence: 1 }];
+    const features: Record<string, number> = {
+      hand: entry.score,
+      handGap: entry.score - top,
+      rank,
+      labelIssue: roleStrength(labels, ["invoiceDate"]),
+      labelGeneric: roleStrength(labels, ["genericDate"]),
+      labelDue: roleStrength(labels, ["dueDate"]),
+      labelOther: roleStrength(labels, ["otherDate"]),
+      labelLeft: labels.left ? 1 : 0,
+      period: periodContext(layout, c, all),
+      position: pagePosition(layout, c),
+      larger: median > 0 ? Math.max(0, Math.min(c.segment.height / median - 1, 1)) : 0,
+      clock: besideClockTime(layout, c) ? 1 : 0,
+      repaired: repaired.has(c) ? 1 : 0,
+      ambiguousGuess: c.ambiguous && source === "guess" ? 1 : 0,
+      ambiguousDocument: c.ambiguous && source === "document" ? 1 : 0,
+      future: year > currentYear + FUTURE_YEARS ? 1 : 0,
+      old: year < currentYear - PAST_YEARS ? 1 : 0,
+      doubt: doubts.get(c)?.penalty ?? 1,
+      repeats: Math.min(all.filter((o) => o !== c && o.iso === c.iso).length, 3),
+      onlyDate: new Set(all.map((o) => o.iso)).size === 1 ? 1 : 0,
+      distinctDates: Math.min(new Set(all.map((o) => o.iso)).size, 6),
+      earliest: all.every((o) => o.iso >= c.iso) ? 1 : 0,
+      latest: all.every((o) => o.iso <= c.iso) ? 1 : 0,
+      beforeIssue: role === "due" && issue && c.iso < issue.iso ? 1 : 0,
+      ocr: words.reduce((a, w) => a + w.confidence, 0) / words.length - 1,
+    };
+    return { scored: { value: c.iso, score: entry.score, words: printed.candidate.words }, features };
+  });
 }

@@ -3,6 +3,7 @@ import type { Word } from "../document/model.js";
 import type { BoundingBox, Field } from "../domain/result.js";
 import { confidenceOf, curveOf, type Family } from "./calibration.js";
 import { unionBox } from "./layout.js";
+import { type Alternative, pick, type RankerModel } from "./model/ranker.js";
 
 export interface Scored {
   value: string;
@@ -16,6 +17,36 @@ export interface FieldDecision {
   best: Scored | null;
   /** Confidence adjustment multiplier (e.g. an ambiguous date whose order was guessed). */
   penalty?: number;
+  /** Field key of the learned ranker ("amount.total", "date.issue"): set by scorers that list alternatives. */
+  key?: string;
+  /** The scorer's best candidates with their features, for the learned ranker (model/ranker.ts). */
+  alternatives?: Alternative[];
+  /**
+   * Confidence the learned ranker gave `best`: replaces the family curve; a date's penalty still applies
+   * (applyModel says why).
+   */
+  probability?: number;
+}
+
+/**
+ * The decision the learned ranker of its key makes among its alternatives; the hand-set decision when the model has
+ * no ranker for the key (or no model is given).
+ */
+export function applyModel(decision: FieldDecision, model: RankerModel | null): FieldDecision {
+  const ranker = decision.key && model ? model.rankers[decision.key] : undefined;
+  if (!ranker || !decision.alternatives) return decision;
+  const chosen = pick(ranker, decision.alternatives);
+  if (!chosen) return { family: decision.family, best: null, key: decision.key ?? "" };
+  return {
+    family: decision.family,
+    key: decision.key ?? "",
+    best: chosen.alternative.scored,
+    probability: chosen.probability,
+    // The date corpora the ranker is fitted on rarely leave the day/month order to a guess (their dates are
+    // unambiguous or their locale given), so it cannot learn what a guess costs: a date's penalty still applies. An
+    // amount's penalty (a total the payment contradicts) is a feature the ranker weighs, so it is not applied twice.
+    ...(decision.family === "date" && decision.penalty !== undefined ? { penalty: decision.penalty } : {}),
+  };
 }
 
 export function boundingBox(words: readonly Word[], pageOfWord: (id: number) => number): BoundingBox | null {
@@ -38,7 +69,9 @@ export function toField(name: string, decision: FieldDecision, pageOfWord: (id: 
   if (!best) return { name, value: null, confidence: curve.absent, boundingBox: null };
   const quality = best.words.length > 0 ? best.words.reduce((a, w) => a + w.confidence, 0) / best.words.length : 1;
   const confidence =
-    Math.round(confidenceOf(decision.family, best.score, quality) * (decision.penalty ?? 1) * 1000) / 1000;
+    Math.round(
+      (decision.probability ?? confidenceOf(decision.family, best.score, quality)) * (decision.penalty ?? 1) * 1000,
+    ) / 1000;
   if (confidence < curve.emitAbove) {
     // A withheld candidate is likely wrong, not proof that the field is missing: the field is no surer to be absent
     // than when nothing at all was found (an address misread is still an address on the page).

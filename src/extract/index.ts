@@ -5,12 +5,13 @@
  */
 import type { FieldDef } from "../catalog/catalog.js";
 import type { Document } from "../document/model.js";
-import type { Field } from "../domain/result.js";
+import { LINE_ITEM_FIELDS, type LineItemCellBox } from "../domain/line-items.js";
+import type { ExtractedField, Field, LineItemsField, ResultWarning } from "../domain/result.js";
 import { type AmountRole, chooseAmounts } from "./amounts.js";
 import { confidenceOf } from "./calibration.js";
 import { amountCandidates, dateCandidates } from "./candidates.js";
 import { chooseDates } from "./dates.js";
-import { type FieldDecision, toField } from "./decision.js";
+import { applyModel, type FieldDecision, toField } from "./decision.js";
 import { guessDocumentType } from "./document-type.js";
 import { headerRepairFor } from "./header-lexicon.js";
 import {
@@ -27,14 +28,31 @@ import {
 } from "./identifiers.js";
 import { guessLanguage } from "./language-guess.js";
 import { buildLayout, fullText } from "./layout.js";
+import { type CellBox, extractLineItems, type LineItemTable } from "./line-items/index.js";
 import { inferLocale } from "./locale-infer.js";
+import type { RankerModel } from "./model/ranker.js";
+import RANKERS from "./model/rankers.json" with { type: "json" };
 import { localeHints } from "./normalise/locale.js";
 import { customer, merchant, supplier } from "./parties.js";
 
 export interface ExtractOptions {
   /** BCP 47 tag of the upload; decides ambiguous dates and number formats. */
   locale?: string;
+  /**
+   * Learned rankers (model/ranker.ts): the committed model/rankers.json by default; null keeps the hand-set scoring
+   * (what `npm run train` and the out-of-sample bench start from).
+   */
+  model?: RankerModel | null;
 }
+
+/** The fields of a document and what a reader of them should know (line_items_sum_mismatch). */
+export interface Extraction {
+  fields: ExtractedField[];
+  warnings: ResultWarning[];
+}
+
+/** Confidence that a document carries no line-item table when none was read (no calibration curve yet). */
+const NO_TABLE_CONFIDENCE = 0.5;
 
 /** Currency a country's documents are in when nothing is printed; used only with an explicit locale. */
 const COUNTRY_CURRENCY: Readonly<Record<string, string>> = {
@@ -157,16 +175,119 @@ function plan(document: Document, options: ExtractOptions) {
     return { family: "documentType", best: { value: guess.value, score: guess.score, words } };
   };
 
+  const model = options.model === undefined ? (RANKERS as RankerModel) : options.model;
+  if (model) for (const [name, decide] of Object.entries(deciders)) deciders[name] = () => applyModel(decide(), model);
+
   const pageOfWord = (id: number): number => {
     const place = layout.wordPlace.get(id);
     return (place && layout.segments[place.segment]?.pageNum) ?? 1;
   };
-  return { deciders, pageOfWord, language, languageGuess, given };
+  // The sum is checked against the subtotal and total the result gives (withheld candidates are no printed amount).
+  const printed = (name: string): string | null => {
+    const decide = deciders[name];
+    return decide ? toField(name, decide(), pageOfWord).value : null;
+  };
+  const invoiceTable = once(() =>
+    extractLineItems(document, {
+      locale: locale().hints,
+      kind: "invoice",
+      subtotal: printed("invoice.subtotal"),
+      total: printed("invoice.total"),
+    }),
+  );
+  // A receipt's items add up to its total (tax included) or, where it prints one, to its subtotal.
+  const receiptTable = once(() =>
+    extractLineItems(document, {
+      locale: locale().hints,
+      kind: "receipt",
+      subtotal: printed("invoice.subtotal"),
+      total: printed("receipt.total"),
+    }),
+  );
+  const lineItems = (name: string, requested: ReadonlySet<string>): LineItemTable | null => {
+    const isInvoiceField = name === LINE_ITEM_FIELDS.invoice;
+    // Both requested (the lineItems field set): the table goes to the one of the document's kind, the other is null.
+    const both = requested.has(LINE_ITEM_FIELDS.invoice) && requested.has(LINE_ITEM_FIELDS.receipt);
+    if (both && isInvoiceField === isReceipt()) return null;
+    return isInvoiceField ? invoiceTable() : receiptTable();
+  };
+  return { deciders, pageOfWord, language, languageGuess, given, lineItems };
 }
 
-export function extract(document: Document, fields: readonly FieldDef[], options: ExtractOptions = {}): Field[] {
-  const { deciders, pageOfWord, language, languageGuess, given } = plan(document, options);
-  return fields.map((def): Field => {
+function cellBox(box: CellBox): LineItemCellBox {
+  return {
+    cell: box.cell,
+    pageNum: box.page,
+    topLeft: { x: box.box.x0, y: box.box.y0 },
+    bottomRight: { x: box.box.x1, y: box.box.y1 },
+    tokenIds: box.tokenIds,
+  };
+}
+
+/**
+ * A table as the catalogue's line-items field. Its confidence is the table's, raised halfway to 0.99 when every
+ * row whose quantity, unit price and amount are all read closes and the sum closes too: the arithmetic then
+ * vouches for the reading from two sides.
+ */
+export function lineItemsField(name: string, table: LineItemTable | null): Field | LineItemsField {
+  if (table === null || table.rows.length === 0) {
+    return { name, value: null, confidence: NO_TABLE_CONFIDENCE, boundingBox: null };
+  }
+  const { checks } = table;
+  const arithmeticCloses = checks.sumCheck?.closes === true && checks.rowsOpen === 0 && checks.rowsClosing > 0;
+  const confidence = arithmeticCloses ? table.confidence + (0.99 - table.confidence) / 2 : table.confidence;
+  const tokenIds = table.rows
+    .flatMap((r) => r.boundingBoxes.filter((b) => b.page === table.page))
+    .flatMap((b) => b.tokenIds);
+  return {
+    name,
+    value: table.rows.map(({ boundingBoxes, ...cells }) => ({ ...cells, boundingBoxes: boundingBoxes.map(cellBox) })),
+    confidence: Math.round(confidence * 1000) / 1000,
+    boundingBox: {
+      pageNum: table.page,
+      topLeft: { x: table.box.x0, y: table.box.y0 },
+      bottomRight: { x: table.box.x1, y: table.box.y1 },
+      tokenIds: [...new Set(tokenIds)],
+    },
+  };
+}
+
+/** The `line_items_sum_mismatch` warning of a table whose amounts do not add up to the printed amount, if any. */
+export function lineItemsWarning(name: string, table: LineItemTable | null): ResultWarning | null {
+  const check = table?.checks.sumCheck;
+  if (!table || !check || check.closes) return null;
+  return {
+    code: "line_items_sum_mismatch",
+    page: table.page,
+    field: name,
+    message: `${name}: the rows' amounts add up to ${check.found}, the ${check.against} printed is ${check.expected}; rows may be missing or misread.`,
+  };
+}
+
+export function extract(
+  document: Document,
+  fields: readonly FieldDef[],
+  options: ExtractOptions = {},
+): ExtractedField[] {
+  return extractResult(document, fields, options).fields;
+}
+
+/** extract() with the warnings a result carries about its fields. */
+export function extractResult(
+  document: Document,
+  fields: readonly FieldDef[],
+  options: ExtractOptions = {},
+): Extraction {
+  const { deciders, pageOfWord, language, languageGuess, given, lineItems } = plan(document, options);
+  const requested = new Set(fields.map((f) => f.name));
+  const warnings: ResultWarning[] = [];
+  const out = fields.map((def): ExtractedField => {
+    if (def.type === "lineItems") {
+      const table = lineItems(def.name, requested);
+      const warning = lineItemsWarning(def.name, table);
+      if (warning) warnings.push(warning);
+      return lineItemsField(def.name, table);
+    }
     if (def.name === "document.language") {
       const value = language() ?? given.language ?? null;
       const confidence = value ? confidenceOf("language", language() ? languageGuess().score : 0) : 0.5;
@@ -176,6 +297,7 @@ export function extract(document: Document, fields: readonly FieldDef[], options
     if (!decide) return { name: def.name, value: null, confidence: 0.5, boundingBox: null };
     return toField(def.name, decide(), pageOfWord);
   });
+  return { fields: out, warnings };
 }
 
 /**

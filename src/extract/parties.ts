@@ -1204,13 +1204,18 @@ function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDeci
 }
 
 /** Invoice header: the largest non-generic name-like line in the top quarter of the first page. */
-function headerParty(layout: Layout): PartyDecision | null {
+function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Set()): PartyDecision | null {
   const page = layout.pages[0];
   if (!page) return null;
   let best: { row: number; seg: LineSegment; score: number } | null = null;
   for (let r = 0; r < page.rows.length; r++) {
     for (const seg of rowSegments(page, r)) {
       if (seg.box.y0 > 0.3) continue;
+      // The bill-to block often comes first on the page: none of its lines is the issuer.
+      if (seg.words.some((w) => customerWords.has(w.id))) continue;
+      // Nor is a line item: a row that ends on an amount.
+      if (rowSegments(page, r).some((o) => o !== seg && o.box.x0 > seg.box.x1 && /\d[.,]\d{2}\D{0,4}$/.test(o.text)))
+        continue;
       if (GENERIC.has(foldForMatching(seg.text)) || isStopLine([seg])) continue;
       // Values of "Label: value" pairs and the first line under a "Bill to" label are not the issuer's name.
       if (isLabelValueLine([seg])) continue;
@@ -1253,8 +1258,245 @@ function better(a: PartyDecision | null, b: PartyDecision | null): PartyDecision
   return (a.name.best?.score ?? 0) >= (b.name.best?.score ?? 0) ? a : b;
 }
 
+/** Legal forms that close a company name in a legal line ("Lumenworks Pty Ltd, ABN ...", "ACME SARL au capital"). */
+const LEGAL_FORM_WORDS = new Set(
+  [
+    "gmbh",
+    "ag",
+    "kg",
+    "ug",
+    "ohg",
+    "gbr",
+    "mbh",
+    "ltd",
+    "limited",
+    "llc",
+    "llp",
+    "inc",
+    "corp",
+    "plc",
+    "sarl",
+    "sas",
+    "sasu",
+    "sa",
+    "eurl",
+    "bv",
+    "nv",
+    "sl",
+    "srl",
+    "spa",
+    "ab",
+    "aps",
+    "oy",
+    "bhd",
+    "pte",
+    "vof",
+    "slu",
+    "sau",
+    "cv",
+    "ek",
+    "kgaa",
+    "co",
+    "haftungsbeschränkt",
+  ].map(foldForMatching),
+);
+
+/** Words that join two legal forms ("GmbH & Co. KG"). */
+const LEGAL_JOIN = new Set(["&", "und", "and", "+"]);
+
+/** The end (exclusive) of the legal form that starts at `from`: "GmbH & Co. KG", "UG (haftungsbeschränkt)", "Pty Ltd". */
+function legalFormEnd(seg: LineSegment, from: number): number {
+  let end = from;
+  while (end < seg.words.length && end < from + 5) {
+    const folded = seg.folded[end] ?? "";
+    const text = seg.words[end]?.text ?? "";
+    if (LEGAL_FORM_WORDS.has(folded)) end++;
+    else if (LEGAL_JOIN.has(text) && LEGAL_FORM_WORDS.has(seg.folded[end + 1] ?? "")) end += 2;
+    else break;
+    if (/[,;]$/.test(seg.words[end - 1]?.text ?? "")) break;
+  }
+  return end;
+}
+
+/** What a legal line prints after the name: registration, tax or VAT ids, share capital, the registered office. */
+const REGISTRATION_CUE =
+  /\b(abn|acn|vat|tva|ust|ust-?id|uid|rcs|siren|siret|hrb|hra|registered|reg\.?|company (?:no|number)|capital|kvk|nif|cif|gst|amtsgericht|handelsregister|geschäftsführer|registergericht)\b/iu;
+
+const COPYRIGHT = /^(?:©|\(c\)|copyright|\d{4}|-|–)$/i;
+
+/**
+ * The seller's name from its legal line: a company name closed by a legal form with a registration, VAT id or share
+ * capital printed after it on the same row, or in the page's footer (bottom 15 %). Words of the bill-to block and
+ * lines that are labels are skipped.
+ */
+function legalLineParty(layout: Layout, customerWords: ReadonlySet<number>): PartyDecision | null {
+  let best: { words: Word[]; score: number } | null = null;
+  for (const page of layout.pages) {
+    for (let r = 0; r < page.rows.length; r++) {
+      const segs = rowSegments(page, r);
+      for (const seg of segs) {
+        if (seg.words.some((w) => customerWords.has(w.id))) continue;
+        let start = 0;
+        while (start < seg.words.length && COPYRIGHT.test(seg.words[start]?.text ?? "")) start++;
+        for (let i = start + 1; i < Math.min(seg.words.length, start + 7); i++) {
+          const word = seg.words[i];
+          const folded = seg.folded[i] ?? "";
+          if (!word || !LEGAL_FORM_WORDS.has(folded)) continue;
+          // "Pty Ltd", "Sdn Bhd", "GmbH & Co. KG": the legal form may be several words.
+          const end = legalFormEnd(seg, i);
+          const name = seg.words.slice(start, end);
+          const nameText = name
+            .map((w) => w.text)
+            .join(" ")
+            .replace(/[,;]$/, "");
+          if (wholeLabel(seg).length > 0 || isGeneric(nameText) || letterCount(nameText) < 4) break;
+          if (/[@:]|\d/.test(nameText.split(" ").slice(0, -1).join(" "))) break;
+          const rest = [
+            seg.words
+              .slice(end)
+              .map((w) => w.text)
+              .join(" "),
+            ...segs.filter((o) => o !== seg).map((o) => o.text),
+          ].join(" ");
+          const registered = REGISTRATION_CUE.test(rest) || /^[,;]|[,;]$/.test(seg.words[end - 1]?.text ?? "");
+          const footer = page === layout.pages[layout.pages.length - 1] && seg.box.y0 > 0.85;
+          if (!registered && !footer) break;
+          const score = registered ? 1.3 : 1.0;
+          const cleaned = name.map((w, k) => (k === name.length - 1 ? { ...w, text: w.text.replace(/[,;]$/, "") } : w));
+          if (!best || score > best.score) best = { words: cleaned, score };
+          break;
+        }
+      }
+    }
+  }
+  if (!best) return null;
+  const value = collapseSpaces(best.words.map((w) => w.text).join(" "));
+  return {
+    name: { family: "name", best: scoredOf(value, best.score, best.words) },
+    address: { family: "address", best: null },
+  };
+}
+
+/** An e-mail or web domain printed outside the bill-to block ("billing@lumenworks.io" -> "lumenworks.io"). */
+const DOMAIN = /(?:@|\bwww\.|https?:\/\/(?:www\.)?)([a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})/i;
+
+/** Mail services whose domain names nobody's company. */
+const FREE_MAIL = /^(gmail|googlemail|yahoo|hotmail|outlook|live|icloud|gmx|web|aol|proton|protonmail|mail)\./i;
+
+/** The seller's e-mail or web domains printed outside the bill-to block, in page order. */
+function sellerDomains(layout: Layout, customerWords: ReadonlySet<number>): Array<{ domain: string; word: Word }> {
+  const found: Array<{ domain: string; word: Word }> = [];
+  for (const page of layout.pages) {
+    for (const seg of page.rows.flat()) {
+      for (const word of seg.words) {
+        if (customerWords.has(word.id)) continue;
+        const domain = DOMAIN.exec(word.text)?.[1]
+          ?.toLowerCase()
+          .replace(/^www\./, "");
+        if (!domain || FREE_MAIL.test(domain) || /\.(png|jpe?g|pdf)$/.test(domain)) continue;
+        found.push({ domain, word });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * A printed name that spells the seller's domain ("Au bon moulin SARL" beside "www.aubonmoulin.fr"): the words from
+ * the start of a segment whose letters are the domain's first label, with a legal form right after them.
+ */
+function domainNamedParty(layout: Layout, customerWords: ReadonlySet<number>): PartyDecision | null {
+  const stems = new Set(
+    sellerDomains(layout, customerWords)
+      .map((d) => foldForMatching(d.domain.split(".")[0] ?? ""))
+      .filter((stem) => stem.length >= 4),
+  );
+  if (stems.size === 0) return null;
+  for (const page of layout.pages) {
+    for (const seg of page.rows.flat()) {
+      if (seg.words.some((w) => customerWords.has(w.id))) continue;
+      let folded = "";
+      for (let end = 1; end <= Math.min(seg.words.length, 6); end++) {
+        folded += seg.folded[end - 1] ?? "";
+        if (!stems.has(folded)) continue;
+        // The domain may spell only the front of the name ("distribucionesdel.es"): a legal form a few words on
+        // closes it ("Distribuciones del Sur S.L.U.").
+        let last = legalFormEnd(seg, end);
+        if (last === end) {
+          for (let k = end + 1; k < Math.min(seg.words.length, end + 4); k++) {
+            if (/[,;:]$/.test(seg.words[k - 1]?.text ?? "")) break;
+            if (LEGAL_FORM_WORDS.has(seg.folded[k] ?? "")) {
+              last = legalFormEnd(seg, k);
+              break;
+            }
+          }
+        }
+        const words = seg.words.slice(0, last);
+        const value = collapseSpaces(words.map((w) => w.text).join(" ")).replace(/[,;]$/, "");
+        return {
+          name: { family: "name", best: scoredOf(value, 1.2, words) },
+          address: { family: "address", best: null },
+        };
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * When no seller name is printed as text (a logo only), the domain of its e-mail or web address names it. A weak
+ * answer: low score, and never a domain of the customer's block or a free mail service.
+ */
+function domainParty(layout: Layout, customerWords: ReadonlySet<number>): PartyDecision | null {
+  const first = sellerDomains(layout, customerWords)[0];
+  if (!first) return null;
+  return {
+    name: { family: "name", best: scoredOf(first.domain, -1.5, [first.word]) },
+    address: { family: "address", best: null },
+  };
+}
+
+/** Word ids of the bill-to block (name and address after a customer label): never the supplier's. */
+function customerBlockWords(layout: Layout): Set<number> {
+  const block = labelledParty(layout, "customer");
+  const words = new Set([...(block?.name.best?.words ?? []), ...(block?.address.best?.words ?? [])].map((w) => w.id));
+  // The customer's own e-mail and web addresses spell its name ("billing@harbourdental.example").
+  const name = foldForMatching(block?.name.best?.value ?? "");
+  if (name.length >= 4) {
+    for (const seg of layout.segments) {
+      for (const word of seg.words) {
+        const stem = foldForMatching(
+          DOMAIN.exec(word.text)?.[1]
+            ?.replace(/^www\./i, "")
+            .split(".")[0] ?? "",
+        );
+        if (stem.length >= 4 && (name.includes(stem) || stem.includes(name))) words.add(word.id);
+      }
+    }
+  }
+  return words;
+}
+
+/** The header's name is the legal line's name, perhaps without its legal form ("Lumenworks", "Lumenworks Pty Ltd"). */
+function sameCompany(header: PartyDecision, legal: PartyDecision): boolean {
+  const a = foldForMatching(header.name.best?.value ?? "");
+  const b = foldForMatching(legal.name.best?.value ?? "");
+  return a.length >= 3 && b.length >= 3 && (b.startsWith(a) || a.startsWith(b));
+}
+
 export function supplier(layout: Layout): PartyDecision {
-  const found = better(labelledParty(layout, "supplier"), headerParty(layout));
+  const customerWords = customerBlockWords(layout);
+  const header = headerParty(layout, customerWords);
+  const legal = legalLineParty(layout, customerWords) ?? domainNamedParty(layout, customerWords);
+  let printed = header;
+  if (header?.name.best && legal?.name.best) {
+    if (sameCompany(header, legal)) header.name.best.score += 0.3;
+    else if (legal.name.best.score > header.name.best.score) printed = legal;
+  } else if (legal?.name.best) printed = legal;
+  const found = better(labelledParty(layout, "supplier"), printed);
+  if (found?.name.best) return found;
+  const domain = domainParty(layout, customerWords);
+  if (domain) return { name: domain.name, address: found?.address ?? domain.address };
   return found ?? { name: { family: "name", best: null }, address: { family: "address", best: null } };
 }
 

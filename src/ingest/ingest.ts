@@ -6,8 +6,8 @@ import { placeWords } from "./image.js";
 import { checkPageCount } from "./limits.js";
 import type { OcrEngine } from "./ocr/engine.js";
 import { defaultOcrEngine } from "./ocr/factory.js";
-import { buildPage, type RawWord } from "./page-builder.js";
-import { isPageFailure, pageWarning } from "./page-failure.js";
+import { buildPage, type PageNote, type RawWord, type TextLayer } from "./page-builder.js";
+import { isPageFailure, noteWarning, pageWarning, textLayerFailureNote } from "./page-failure.js";
 import { type OpenedPages, type PageSize, sourceOf } from "./page-source.js";
 import { OCR_DPI } from "./rasterise.js";
 
@@ -28,6 +28,10 @@ interface PageContent {
   height: number;
   source: WordSource;
   words: RawWord[];
+  /** What reading the page degraded (it is read all the same). */
+  notes: PageNote[];
+  /** Clockwise degrees OCR turned the page to read it upright (OcrResult.rotation); lines are built upright. */
+  rotation?: number;
 }
 
 /** A page read, or the failure that left it without words (with its size when that much could be read). */
@@ -39,6 +43,8 @@ type PageOutcome = { read: PageContent } | { pageNum: number; size: PageSize; fa
  * with its contrast stretched (faint-page.ts). Pages run in parallel. A page that cannot be read (damaged content,
  * OCR failing on it) is kept without words and named in the Document's warnings; the file fails only when no page
  * can be read, or on a limit, a timeout or an abort, which stop the other pages and throw their typed error.
+ * A step that fails on a page degrades instead (a text layer that cannot be read: the page is OCR'd; OCR by the
+ * fallback engine) and the Document's warnings say so.
  */
 export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Promise<Document> {
   const { type, source } = sourceOf(bytes);
@@ -49,11 +55,24 @@ export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Pr
   const ocrSlot = createLimiter(concurrency);
   const ocr = (image: Buffer) => ocrSlot(() => recogniseFaintPage(options.ocr ?? defaultOcrEngine(), image, signal));
 
+  /** A text layer that cannot be read is a step that failed, not the page: the page is OCR'd instead. */
+  const readTextLayer = async (pages: OpenedPages, pageNum: number): Promise<TextLayer | { failed: PageNote }> => {
+    try {
+      return (await pages.textLayer(pageNum)) ?? { words: [], notes: [] };
+    } catch (err) {
+      if (signal.aborted || !isPageFailure(err)) throw err;
+      return { failed: textLayerFailureNote(err) };
+    }
+  };
+
   const readPage = async (pages: OpenedPages, pageNum: number, size: PageSize): Promise<PageContent> => {
-    const words = await pages.textLayer(pageNum);
-    if (words) return { pageNum, ...size, source: "text", words };
+    const layer = await readTextLayer(pages, pageNum);
+    if ("words" in layer && layer.words.length > 0) return { pageNum, ...size, source: "text", ...layer };
     const { image, region } = await pages.ocrImage(pageNum, OCR_DPI);
-    return { pageNum, ...size, source: "ocr", words: placeWords((await ocr(image)).words, region, size) };
+    const read = await ocr(image);
+    const notes = [...("failed" in layer ? [layer.failed] : []), ...(read.notes ?? [])];
+    const words = placeWords(read.words, region, size);
+    return { pageNum, ...size, source: "ocr", words, notes, rotation: read.rotation ?? 0 };
   };
 
   const outcomes = await source.open(
@@ -96,7 +115,8 @@ export async function ingest(bytes: Uint8Array, options: IngestOptions = {}): Pr
       return buildPage(outcome.pageNum, outcome.size, "ocr", [], nextId);
     }
     const { read } = outcome;
-    const page = buildPage(read.pageNum, read, read.source, read.words, nextId);
+    warnings.push(...read.notes.map((note) => noteWarning(read.pageNum, note)));
+    const page = buildPage(read.pageNum, read, read.source, read.words, nextId, read.rotation);
     nextId += page.words.length;
     return page;
   });

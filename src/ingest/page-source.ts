@@ -7,7 +7,7 @@
 import type { FileFormat } from "../document/model.js";
 import type { OcrImage } from "./image.js";
 import { checkSize } from "./limits.js";
-import type { RawWord } from "./page-builder.js";
+import type { TextLayer } from "./page-builder.js";
 import { imagePageSource } from "./page-source-image.js";
 import { pdfPageSource } from "./page-source-pdf.js";
 import type { PdfAttachment } from "./pdf-attachments.js";
@@ -23,8 +23,11 @@ export interface OpenedPages {
   readonly pageCount: number;
   /** Natural size with rotation applied: PDF points, image pixels (what the words' ratio boxes are relative to). */
   size(pageNum: number): Promise<PageSize>;
-  /** Words of the page's own text layer, or undefined when the page has none worth reading and must be OCR'd. */
-  textLayer(pageNum: number): Promise<RawWord[] | undefined>;
+  /**
+   * Words of the page's own text layer (with what reading them degraded), or undefined when the page has none worth
+   * reading and must be OCR'd.
+   */
+  textLayer(pageNum: number): Promise<TextLayer | undefined>;
   /** Greyscale PGM of the upright page for OCR at `dpi` (a format with its own pixels may keep them). */
   ocrImage(pageNum: number, dpi: number): Promise<OcrImage>;
   /** Colour PNG of the upright page for people at `dpi` (a format with its own pixels keeps them). */

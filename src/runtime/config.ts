@@ -18,6 +18,7 @@ import type { S3Settings } from "../store/blob-s3.js";
 import { DEFAULT_PAGE_IMAGE_SETTINGS, type PageImageSettings } from "../workflows/page-images.js";
 import { DEFAULT_ORPHAN_GRACE_S } from "../workflows/sweep-orphans.js";
 import type { TaskLimits } from "../workflows/threads/processing-tasks.js";
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from "../workflows/webhooks.js";
 
 /** The environment as read: names to values, unset ones absent. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -83,6 +84,12 @@ export interface Config {
   ocr: OcrSettings;
   /** pino level (LOG_LEVEL; default info). */
   logLevel: LogLevel;
+  /**
+   * Webhook deliveries: DOCSIFT_WEBHOOK_ALLOW_HTTP=1 (http URLs), DOCSIFT_WEBHOOK_ALLOW_PRIVATE=1 (loopback and
+   * private targets), DOCSIFT_WEBHOOK_RETRY_BASE_MS (first retry delay, default 5000), DOCSIFT_WEBHOOK_RETRY_HOURS
+   * (retry window, default 24).
+   */
+  webhooks: WebhookSettings;
 }
 
 /** The flags of `serve` and `worker` that mirror a variable; a flag given wins over its variable. */
@@ -279,14 +286,17 @@ function pageImages(env: Env): PageImageSettings {
 }
 
 /**
- * The OCR settings. Unset DOCSIFT_OCR_ENGINE leaves the choice to the factory: the tesseract CLI when it is in a
- * PATH directory, else tesseract.js. The CLI falls back to tesseract.js page by page unless DOCSIFT_OCR_FALLBACK=none;
- * doubtful lines are re-read by the line recogniser unless DOCSIFT_OCR_REREAD=off.
+ * The OCR settings. DOCSIFT_OCR_ENGINE unset, `tesseract` or `auto` leaves the choice to the factory: the tesseract
+ * CLI when it is in a PATH directory, else tesseract.js (`auto` is what measured best on every kind of page: see
+ * the README); `tesseract-cli`, `tesseract-js` or `paddle` name one. The CLI falls back to tesseract.js page by page,
+ * and PaddleOCR to tesseract, unless DOCSIFT_OCR_FALLBACK=none; doubtful lines of tesseract's are re-read by the line
+ * recogniser unless DOCSIFT_OCR_REREAD=off.
  */
 export function ocrConfig(env: Env = process.env): OcrSettings {
-  const engines: readonly OcrEngineKind[] = ["tesseract-cli", "tesseract-js"];
+  const engines = ["tesseract-cli", "tesseract-js", "paddle", "tesseract", "auto"] as const;
+  const engine = choice(variable(env, "DOCSIFT_OCR_ENGINE"), engines);
   return {
-    engine: choice(variable(env, "DOCSIFT_OCR_ENGINE"), engines),
+    engine: engine === "tesseract" || engine === "auto" ? undefined : (engine satisfies OcrEngineKind | undefined),
     fallback: choice(variable(env, "DOCSIFT_OCR_FALLBACK"), ["tesseract-js", "none"]) !== "none",
     reread: choice(variable(env, "DOCSIFT_OCR_REREAD"), ["doubtful", "off"]) !== "off",
     pageTimeoutMs: positive(variable(env, "DOCSIFT_OCR_TIMEOUT_MS"), DEFAULT_PAGE_TIMEOUT_MS),
@@ -295,7 +305,7 @@ export function ocrConfig(env: Env = process.env): OcrSettings {
 }
 
 /** The settings only the environment gives: no flag mirrors them, and ServiceConfig has no field for them. */
-function environmentOnly(env: Env): Pick<Config, "pageImages" | "ocr"> & {
+function environmentOnly(env: Env): Pick<Config, "pageImages" | "ocr" | "webhooks"> & {
   jobs: Pick<JobsConfig, "limits" | "inspectLimits" | "orphanGraceMs" | "queue">;
 } {
   return {
@@ -307,6 +317,25 @@ function environmentOnly(env: Env): Pick<Config, "pageImages" | "ocr"> & {
     },
     pageImages: pageImages(env),
     ocr: ocrConfig(env),
+    webhooks: webhookSettings(env),
+  };
+}
+
+/** `1` or `true` turns a switch on; unset, empty, `0` or `false` leaves it off. */
+function switchOn(setting: Setting): boolean {
+  const raw = given(setting);
+  if (raw === undefined || raw === "0" || raw === "false") return false;
+  if (raw === "1" || raw === "true") return true;
+  throw bad(setting, "1 or 0");
+}
+
+function webhookSettings(env: Env): WebhookSettings {
+  const defaults = DEFAULT_WEBHOOK_SETTINGS;
+  return {
+    allowHttp: switchOn(variable(env, "DOCSIFT_WEBHOOK_ALLOW_HTTP")),
+    allowPrivate: switchOn(variable(env, "DOCSIFT_WEBHOOK_ALLOW_PRIVATE")),
+    retryBaseMs: integer(variable(env, "DOCSIFT_WEBHOOK_RETRY_BASE_MS"), defaults.retryBaseMs, 1),
+    retryHours: positive(variable(env, "DOCSIFT_WEBHOOK_RETRY_HOURS"), defaults.retryHours),
   };
 }
 
@@ -336,6 +365,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: Env = process.env): Con
     },
     pageImages: only.pageImages,
     ocr: only.ocr,
+    webhooks: only.webhooks,
     logLevel: logLevel(variable(env, "LOG_LEVEL")),
   };
 }
@@ -400,6 +430,7 @@ export function fromServiceConfig(service: ServiceConfig, env: Env = process.env
     },
     pageImages: only.pageImages,
     ocr: only.ocr,
+    webhooks: only.webhooks,
     logLevel: logLevel({ name: "logLevel", raw: service.logLevel }),
   };
 }

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { type Logger, pino } from "pino";
 import { type AppDeps, buildApp } from "../api/app.js";
-import { createMetrics, type ServiceMetrics } from "../api/metrics.js";
+import { createMetrics, type ServiceMetrics, watchWebhookBacklog } from "../api/metrics.js";
 import { type CreatedClient, ensureBootstrapClient } from "../auth/clients.js";
 import { type KeySet, openKeySet } from "../auth/signing-key.js";
 import type { JobQueue } from "../queue/job-queue.js";
@@ -104,6 +104,7 @@ function appDeps(parts: HttpParts): AppDeps {
       pageImages: parts.images,
       running: parts.running,
       pageCache: parts.pageCache,
+      webhooks: { box: jobs.webhookBox, settings: config.webhooks },
     }),
     keys: parts.keys,
     metrics: parts.metrics,
@@ -137,6 +138,7 @@ export async function startServer(config: Config): Promise<RunningService> {
     () => jobs.queue.depth(),
     () => renderPool.busy,
   );
+  watchWebhookBacklog(metrics, () => store.webhooks.backlog());
   // Upload inspections run here, apart from the extraction pool (an upload never waits behind OCR) and off the
   // event loop (a parser attack costs one of these threads, up to its own time and heap limit, never the API).
   const inspectPool: ProcessingPool = new WorkerPool({

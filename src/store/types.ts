@@ -8,6 +8,7 @@ import type { FileStatus, Results } from "../domain/result.js";
 import type { TaskCursor, TaskRecord, TaskStatus } from "../domain/tasks.js";
 import type { Correction } from "../domain/validation.js";
 import type { WorkflowPlan } from "../domain/workflow-plan.js";
+import type { WebhookRepository } from "./webhook-types.js";
 
 /** The records live in domain/, which every layer reads; the repositories below read and write them. */
 export type { FileCursor, FileRecord, FileWithResults, TaskCursor, TaskRecord, TaskStatus };
@@ -213,6 +214,8 @@ export interface Store {
   files: FileRepository;
   tasks: TaskRepository;
   signingKeys: SigningKeyRepository;
+  /** Webhook endpoints and the outbox their deliveries come from (webhook-types.ts). */
+  webhooks: WebhookRepository;
   close(): Promise<void>;
 }
 

@@ -15,6 +15,11 @@
  * - `einvoice-consistent` (our extension; `field` optional): breached by each `einvoice_mismatch` warning of the
  *   result on a field of the validated field set (or on `field` alone when given), so a PDF whose page contradicts
  *   its embedded invoice XML goes to review.
+ * - `line-items-sum` (our extension; `field` optional, a line-items field): breached by each
+ *   `line_items_sum_mismatch` warning on a line-items field of the validated field set (or on `field` alone), so
+ *   a table whose amounts do not add up to the printed subtotal goes to review. The field set must hold one.
+ * - Line-items fields take `field-present` and `field-confidence-range` (the table's confidence); they have no
+ *   order, so a value range on them is a 400 like on any text.
  * - `createTask.priority` (default 50): an integer 0..100, higher is more urgent; the queue lists the highest
  *   first, and oldest first among equals.
  */
@@ -77,7 +82,10 @@ function parseCondition(raw: unknown, index: number, fieldSet: string, fieldType
     throw bad(`${at}: unknown condition type ${JSON.stringify(type)}; the types are ${CONDITION_TYPES.join(", ")}.`);
   }
   const where = `${at} (${type})`;
-  if (type === "einvoice-consistent" && field === undefined) {
+  if (type === "line-items-sum" && ![...fieldTypes.values()].includes("lineItems")) {
+    throw bad(`${where}: field set "${fieldSet}" has no line-items field; use invoice, receipt or lineItems.`);
+  }
+  if ((type === "einvoice-consistent" || type === "line-items-sum") && field === undefined) {
     const extra = Object.keys(raw).filter((k) => k !== "type");
     if (extra.length > 0) throw bad(`${where}: unknown key(s) ${extra.join(", ")}.`);
     return { type };
@@ -87,12 +95,15 @@ function parseCondition(raw: unknown, index: number, fieldSet: string, fieldType
   if (fieldType === undefined) {
     throw bad(`${where}: field "${field}" is not in field set "${fieldSet}"; GET /catalog lists its fields.`);
   }
-  const allowed =
-    type === "field-present" || type === "einvoice-consistent" ? ["type", "field"] : ["type", "field", "min", "max"];
+  const fieldOnly = type === "field-present" || type === "einvoice-consistent" || type === "line-items-sum";
+  const allowed = fieldOnly ? ["type", "field"] : ["type", "field", "min", "max"];
   const extra = Object.keys(raw).filter((k) => !allowed.includes(k));
   if (extra.length > 0) throw bad(`${where} on "${field}": unknown key(s) ${extra.join(", ")}.`);
   const named = `${where} on "${field}"`;
-  if (type === "field-present" || type === "einvoice-consistent") return { type, field };
+  if (type === "line-items-sum" && fieldType !== "lineItems") {
+    throw bad(`${named}: "${field}" is a ${fieldType} field, not line items.`);
+  }
+  if (type === "field-present" || type === "einvoice-consistent" || type === "line-items-sum") return { type, field };
   if (type === "field-confidence-range") {
     const min = readBound(named, "min", raw.min, "confidence") as number | null;
     const max = readBound(named, "max", raw.max, "confidence") as number | null;

@@ -3,8 +3,19 @@
  * A null value breaches a value range (nothing to be inside it) and field-present; its confidence is still tested
  * as it stands.
  */
-import type { Field, ResultWarning } from "../domain/result.js";
+import type { ExtractedField, ResultWarning, WarningCode } from "../domain/result.js";
 import type { Bound, Breach, Condition } from "../domain/validation.js";
+
+/** The conditions a result's warning breaks rather than a field's value, by the warning's code. */
+type WarningCondition = Extract<Condition, { type: "einvoice-consistent" | "line-items-sum" }>;
+const WARNING_OF: Record<WarningCondition["type"], WarningCode> = {
+  "einvoice-consistent": "einvoice_mismatch",
+  "line-items-sum": "line_items_sum_mismatch",
+};
+
+function isWarningCondition(condition: Condition): condition is WarningCondition {
+  return condition.type in WARNING_OF;
+}
 
 function outside(value: number | string, min: Bound, max: Bound): boolean {
   return (min !== null && value < min) || (max !== null && value > max);
@@ -18,15 +29,16 @@ function comparable(value: string, min: Bound, max: Bound): number | string | nu
   return value.trim() !== "" && Number.isFinite(n) ? n : null;
 }
 
-function breaks(condition: Exclude<Condition, { type: "einvoice-consistent" }>, field: Field | undefined): boolean {
+function breaks(condition: Exclude<Condition, WarningCondition>, field: ExtractedField | undefined): boolean {
   const value = field?.value ?? null;
   switch (condition.type) {
     case "field-present":
-      return value === null || value.trim() === "";
+      return value === null || (typeof value === "string" ? value.trim() === "" : value.length === 0);
     case "field-confidence-range":
       return outside(field?.confidence ?? 0, condition.min, condition.max);
     case "field-value-range": {
-      if (value === null) return true;
+      // Rows have no order (the condition parser refuses a range on them); they are not inside one.
+      if (value === null || typeof value !== "string") return true;
       if (condition.min === null && condition.max === null) return false;
       const v = comparable(value, condition.min, condition.max);
       // A value that cannot be read as the bounds' kind is not inside them.
@@ -37,19 +49,20 @@ function breaks(condition: Exclude<Condition, { type: "einvoice-consistent" }>, 
 
 /**
  * `warnings` are the result's: an `einvoice-consistent` condition breaks once per `einvoice_mismatch` on one of
- * `fields` (its own field only, when it names one).
+ * `fields`, a `line-items-sum` condition once per `line_items_sum_mismatch` (its own field only, when it names one).
  */
 export function evaluateConditions(
   conditions: readonly Condition[],
-  fields: readonly Field[],
+  fields: readonly ExtractedField[],
   warnings: readonly ResultWarning[] = [],
 ): Breach[] {
   const byName = new Map(fields.map((f) => [f.name, f]));
   return conditions.flatMap((condition): Breach[] => {
-    if (condition.type === "einvoice-consistent") {
+    if (isWarningCondition(condition)) {
       return warnings.flatMap((w) => {
         const field = w.field === undefined ? undefined : byName.get(w.field);
-        if (w.code !== "einvoice_mismatch" || !field || (condition.field && condition.field !== field.name)) return [];
+        const code = WARNING_OF[condition.type];
+        if (w.code !== code || !field || (condition.field && condition.field !== field.name)) return [];
         return [{ field: field.name, condition, value: field.value, confidence: field.confidence }];
       });
     }

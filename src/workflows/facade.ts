@@ -29,6 +29,20 @@ import { awaitResult, onFileChanged, readResult } from "./results.js";
 import type { RunningJobs } from "./running-jobs.js";
 import { getTask, listTasks, resolveTask, submitTask, type TaskListQuery, type TaskPage } from "./tasks.js";
 import type { ProcessingPool } from "./threads/processing-tasks.js";
+import {
+  createWebhook,
+  type DeliveryView,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  retryDelivery,
+  rotateWebhookSecret,
+  updateWebhook,
+  type WebhookDeps,
+  type WebhookInput,
+  type WebhookView,
+} from "./webhooks.js";
 
 /** What the workflows are built from: the process's storage, queue, signals and pools. */
 export interface WorkflowParts {
@@ -44,6 +58,8 @@ export interface WorkflowParts {
   running?: RunningJobs;
   /** Rendered page images, removed with their file. */
   pageCache?: PageCache;
+  /** The box of webhook signing secrets and the operator's webhook settings. */
+  webhooks: Omit<WebhookDeps, "store">;
 }
 
 export interface Workflows {
@@ -71,6 +87,27 @@ export interface Workflows {
   resolveTask(who: Principal, taskId: string, body: unknown): Promise<TaskRecord>;
   /** Client credentials and revocation. */
   clients: ClientChecks;
+  /** The tenant's webhook endpoints and their deliveries (webhooks.ts). */
+  webhooks: {
+    create(tenantId: string, input: WebhookInput): Promise<WebhookView & { secret: string }>;
+    list(
+      tenantId: string,
+      query: { cursor: string | null; limit: number },
+    ): Promise<{ webhooks: WebhookView[]; next: string | null }>;
+    get(tenantId: string, id: string): Promise<WebhookView>;
+    update(tenantId: string, id: string, input: WebhookInput): Promise<WebhookView>;
+    delete(tenantId: string, id: string): Promise<void>;
+    rotateSecret(
+      tenantId: string,
+      id: string,
+    ): Promise<{ id: string; secret: string; previousSecretExpiresAt: string }>;
+    deliveries(
+      tenantId: string,
+      id: string,
+      query: { status: DeliveryView["status"] | null; cursor: string | null; limit: number },
+    ): Promise<{ deliveries: DeliveryView[]; next: string | null }>;
+    retry(tenantId: string, id: string, deliveryId: string): Promise<DeliveryView>;
+  };
 }
 
 export function buildWorkflows(parts: WorkflowParts): Workflows {
@@ -92,6 +129,20 @@ export function buildWorkflows(parts: WorkflowParts): Workflows {
     submitTask: (tenantId, taskId) => submitTask(parts, tenantId, taskId),
     resolveTask: (who, taskId, body) => resolveTask({ store, completion }, who, taskId, body),
     clients: clientChecks(store),
+    webhooks: webhookMethods({ store, ...parts.webhooks }),
+  };
+}
+
+function webhookMethods(deps: WebhookDeps): Workflows["webhooks"] {
+  return {
+    create: (tenantId, input) => createWebhook(deps, tenantId, input),
+    list: (tenantId, query) => listWebhooks(deps, tenantId, query),
+    get: (tenantId, id) => getWebhook(deps, tenantId, id),
+    update: (tenantId, id, input) => updateWebhook(deps, tenantId, id, input),
+    delete: (tenantId, id) => deleteWebhook(deps, tenantId, id),
+    rotateSecret: (tenantId, id) => rotateWebhookSecret(deps, tenantId, id),
+    deliveries: (tenantId, id, query) => listDeliveries(deps, tenantId, id, query),
+    retry: (tenantId, id, deliveryId) => retryDelivery(deps, tenantId, id, deliveryId),
   };
 }
 

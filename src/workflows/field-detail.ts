@@ -4,14 +4,15 @@
  * Document still exists (the processing thread), since a result keeps only word ids.
  */
 import type { Document } from "../document/model.js";
-import type { Field } from "../domain/result.js";
+import { type ExtractedField, isLineItemsField } from "../domain/result.js";
 
-export function withRawText(document: Document, fields: readonly Field[]): Field[] {
+export function withRawText(document: Document, fields: readonly ExtractedField[]): ExtractedField[] {
   const text = new Map<number, string>();
   for (const page of document.pages) for (const word of page.words) text.set(word.id, word.text);
   return fields.map((field) => {
     const ids = field.boundingBox?.tokenIds ?? [];
-    if (field.value === null || ids.length === 0) return field;
+    // A table's rows keep their own cell boxes: a raw text of the whole table would tell nothing.
+    if (field.value === null || ids.length === 0 || isLineItemsField(field)) return field;
     return { ...field, raw: ids.map((id) => text.get(id) ?? "").join(" ") };
   });
 }

@@ -6,12 +6,12 @@
 import { randomUUID } from "node:crypto";
 import { findFieldSet } from "../catalog/lookup.js";
 import type { FileFacts } from "../domain/files.js";
-import type { ChildrenField, Field, Results } from "../domain/result.js";
+import type { ChildrenField, ExtractedField, Results } from "../domain/result.js";
 import type { ValidatePlan } from "../domain/workflow-plan.js";
 import type { Store } from "../store/types.js";
 import { evaluateConditions } from "../validate/evaluate.js";
 
-function isField(f: Field | ChildrenField): f is Field {
+function isField(f: ExtractedField | ChildrenField): f is ExtractedField {
   return f.name !== "components.children";
 }
 

@@ -1,7 +1,8 @@
 /**
  * The review console end to end in Debian's Chromium (playwright-core, no downloaded browser): sign in, open the
- * task, correct a value with the keyboard, approve, and see the file's result FINALISED with that value. Saves a
- * screenshot of the task view to test/e2e/out/console.png. Builds the console first when web/dist is missing.
+ * task, correct a value with the keyboard and the line items in their table (a cell edited, a row added), approve,
+ * and see the file's result FINALISED with those values. Saves a screenshot of the task view to
+ * test/e2e/out/console.png. Builds the console first when web/dist is missing.
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
@@ -41,7 +42,7 @@ after(async () => {
   await server?.stop();
 });
 
-test("a reviewer signs in, corrects a value with the keyboard and approves; the file is FINALISED with it", async () => {
+test("a reviewer signs in, corrects a value and the line items, approves; the file is FINALISED with them", async () => {
   const token = await server.token();
   const pdf = await invoicePdf({ number: "INV-2041", date: "02.05.2024", total: "1,980.00" });
   const receipt = await upload(
@@ -97,10 +98,21 @@ test("a reviewer signs in, corrects a value with the keyboard and approves; the 
   await input.press("Enter");
   await page.locator(".field.changed", { hasText: "980.00" }).waitFor();
 
+  // The line items are a table: edit a cell, add a row and fill it.
+  const items = page.locator('.field[data-field="invoice.lineItems"]');
+  await items.click();
+  const description = page.getByLabel("Row 1 description");
+  assert.equal(await description.inputValue(), "Consulting services");
+  await description.fill("Consulting services, May");
+  await items.getByRole("button", { name: "+ Add row" }).click();
+  await page.getByLabel("Row 2 description").fill("Travel");
+  await page.getByLabel("Row 2 amount").fill("20.00");
+  await page.locator('.field.changed[data-field="invoice.lineItems"]').waitFor();
+
   mkdirSync(OUT, { recursive: true });
   await page.screenshot({ path: `${OUT}console.png` });
 
-  await page.keyboard.press("Enter");
+  await page.getByRole("button", { name: /Correct & approve \(2\)/ }).click();
   await page.getByText("Nothing to review.").waitFor();
 
   const result = await requestJson<{ status: string; results?: { fields: Record<string, unknown>[] } }>(
@@ -110,5 +122,15 @@ test("a reviewer signs in, corrects a value with the keyboard and approves; the 
   assert.equal(result.body.status, "FINALISED", JSON.stringify(result.body));
   const field = result.body.results?.fields.find((f) => f.name === "invoice.total");
   assert.deepEqual([field?.value, field?.confidence, field?.reviewed], ["980.00", 1, true]);
+  const reviewed = result.body.results?.fields.find((f) => f.name === "invoice.lineItems");
+  const rows = reviewed?.value as Record<string, unknown>[];
+  assert.deepEqual(
+    rows.map((r) => [r.description, r.amount, r.confidence]),
+    [
+      ["Consulting services, May", "1980.00", 1],
+      ["Travel", "20.00", 1],
+    ],
+  );
+  assert.equal(reviewed?.reviewed, true);
   await page.close();
 });

@@ -7,7 +7,7 @@ import type { FieldDef } from "../../src/catalog/catalog.js";
 import type { Document } from "../../src/document/model.js";
 import { toErrorBody } from "../../src/domain/errors.js";
 import { applyEInvoice } from "../../src/einvoice/index.js";
-import { extract } from "../../src/extract/index.js";
+import { extractResult } from "../../src/extract/index.js";
 import { ingest } from "../../src/ingest/index.js";
 import { readPdfAttachments } from "../../src/ingest/pdf-attachments.js";
 
@@ -31,7 +31,7 @@ export async function extractAnswer(
   let document: Document | undefined;
   try {
     document = await ingest(bytes, { concurrency: options.pageConcurrency });
-    const extracted = extract(document, fields, { locale: options.locale });
+    const extracted = extractResult(document, fields, { locale: options.locale });
     const attachments = document.type === "pdf" ? await readPdfAttachments(bytes) : [];
     const { fields: result, warnings } = applyEInvoice(document, attachments, extracted, { locale: options.locale });
     const entry = {

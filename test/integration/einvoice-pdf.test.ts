@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { resolveFields } from "../../src/catalog/lookup.js";
 import { applyEInvoice } from "../../src/einvoice/index.js";
-import { extract } from "../../src/extract/index.js";
+import { extractResult } from "../../src/extract/index.js";
 import { ingest } from "../../src/ingest/index.js";
 import { readPdfAttachments } from "../../src/ingest/pdf-attachments.js";
 import { ciiXml, einvoicePdf, FACTS, INVOICE_PAGE, ublXml } from "../helpers/einvoice-fixtures.js";
@@ -16,7 +16,7 @@ const FIELDS = resolveFields({ products: ["invoices"], fieldSets: [] });
 async function run(bytes: Uint8Array) {
   const document = await ingest(bytes, { concurrency: 1 });
   const attachments = await readPdfAttachments(bytes);
-  return applyEInvoice(document, attachments, extract(document, FIELDS), {});
+  return applyEInvoice(document, attachments, extractResult(document, FIELDS), {});
 }
 
 const field = (fields: Awaited<ReturnType<typeof run>>["fields"], name: string) => {

@@ -14,6 +14,7 @@ import {
   INVOICE_PAGE,
   type InvoiceFacts,
   invoicePage,
+  ublXml,
 } from "../helpers/einvoice-fixtures.js";
 import { requestJson, startTestServer, type TestServer, upload, uploadForm } from "../helpers/server.js";
 
@@ -24,6 +25,17 @@ interface Field {
   boundingBox: { pageNum: number; tokenIds: number[] } | null;
   source?: string;
   reviewed?: boolean;
+}
+interface LineItemRow {
+  description: string | null;
+  quantity: string | null;
+  unit: string | null;
+  unitPrice: string | null;
+  amount: string | null;
+  taxRate: string | null;
+  productCode: string | null;
+  confidence: number;
+  boundingBoxes: { cell: string; pageNum: number; tokenIds: number[] }[];
 }
 interface Warning {
   code: string;
@@ -111,6 +123,57 @@ describe("e-invoices through the service", () => {
         assert.ok((f.boundingBox?.tokenIds.length ?? 0) > 0, `${name} is boxed on its words`);
       } else assert.equal(f.boundingBox, null, `${name} is not printed`);
     }
+  });
+
+  test("line items from the XML: source einvoice, confidence 1, cells boxed where the page prints them", async () => {
+    const { fields, warnings } = await finalised(await uploadPdf(await einvoicePdf(INVOICE_PAGE, ciiXml(FACTS))));
+    assert.deepEqual(warnings, []);
+    const items = field(fields, "invoice.lineItems");
+    assert.deepEqual([items.confidence, items.source, items.boundingBox?.pageNum], [1, "einvoice", 1]);
+    const rows = items.value as LineItemRow[];
+    assert.deepEqual(
+      rows.map((r) => [
+        r.description,
+        r.quantity,
+        r.unit,
+        r.unitPrice,
+        r.amount,
+        r.taxRate,
+        r.productCode,
+        r.confidence,
+      ]),
+      [
+        ["Office chairs", "4", "C62", "210.00", "840.00", "19.00", "CH-4", 1],
+        ["Standing desk", "1", "C62", "197.44", "197.44", "19.00", null, 1],
+      ],
+    );
+    // The page prints each description with its amount ("840,00") on its line, nothing else of the row.
+    assert.deepEqual(
+      rows.map((r) => r.boundingBoxes.map((b) => [b.cell, b.pageNum, b.tokenIds.length > 0])),
+      [
+        [
+          ["description", 1, true],
+          ["amount", 1, true],
+        ],
+        [
+          ["description", 1, true],
+          ["amount", 1, true],
+        ],
+      ],
+    );
+  });
+
+  test("a UBL credit note: lines as the XML states them, totals negative as the catalogue gives credits", async () => {
+    const { fields } = await finalised(await uploadPdf(await einvoicePdf(INVOICE_PAGE, ublXml(FACTS, "CreditNote"))));
+    const rows = field(fields, "invoice.lineItems").value as LineItemRow[];
+    assert.deepEqual(
+      rows.map((r) => [r.description, r.quantity, r.unitPrice, r.amount]),
+      [
+        ["Office chairs", "4", "210.00", "840.00"],
+        ["Standing desk", "1", "197.44", "197.44"],
+      ],
+    );
+    assert.equal(field(fields, "invoice.total").value, "-1234.56");
   });
 
   test("an XML total the page contradicts: FINALISED with the XML's value and an einvoice_mismatch warning", async () => {

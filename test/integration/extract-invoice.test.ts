@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { resolveFields } from "../../src/catalog/lookup.js";
 import type { Document, Word } from "../../src/document/model.js";
-import type { Field } from "../../src/domain/result.js";
+import type { ExtractedField } from "../../src/domain/result.js";
 import { extract } from "../../src/extract/index.js";
 import { ingest } from "../../src/ingest/index.js";
 import { makeTextPdf, type TextLine } from "../helpers/pdf-fixtures.js";
@@ -46,15 +46,15 @@ const INVOICE: TextLine[] = [
 ];
 
 let document: Document;
-let fields: Field[];
+let fields: ExtractedField[];
 
-function field(name: string): Field {
+function field(name: string): ExtractedField {
   const found = fields.find((f) => f.name === name);
   assert.ok(found, `no field ${name}`);
   return found;
 }
 
-function wordsOf(f: Field): Word[] {
+function wordsOf(f: ExtractedField): Word[] {
   const ids = new Set(f.boundingBox?.tokenIds ?? []);
   return document.pages.flatMap((p) => p.words).filter((w) => ids.has(w.id));
 }

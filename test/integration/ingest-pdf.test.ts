@@ -111,16 +111,16 @@ describe("ingest: born-digital PDF text layer", () => {
     const stamped = await drawLines(scanned, [{ text: "Page 1 of 1", x: 60, y: 20, size: 9 }]);
     assert.equal(await withPdf(stamped, (doc) => textLayerWords(doc, 1)), undefined, "stamped scan goes to OCR");
     const overlaid = await drawLines(scanned, SAMPLE_LINES);
-    const words = await withPdf(overlaid, (doc) => textLayerWords(doc, 1));
+    const layer = await withPdf(overlaid, (doc) => textLayerWords(doc, 1));
     assert.ok(
-      words?.some((w) => w.text === "INV-2024-0042"),
+      layer?.words.some((w) => w.text === "INV-2024-0042"),
       "a real text layer over a background image is kept",
     );
     const plain = await withPdf(
       await makeTextPdf([[{ text: "Page 1 of 1", x: 60, y: 20, size: 9 }]]).then((m) => m.bytes),
       (doc) => textLayerWords(doc, 1),
     );
-    assert.equal(plain?.length, 4, "a sparse page without images keeps its text layer");
+    assert.equal(plain?.words.length, 4, "a sparse page without images keeps its text layer");
   });
 
   it("renders any page as a PNG at the requested dpi", async () => {

@@ -38,7 +38,7 @@ describe("POST /oauth2/token", () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.token_type, "Bearer");
     assert.equal(res.body.expires_in, 3600);
-    assert.equal(res.body.scope, "fileupload:all result:all validate:annotation metrics:read");
+    assert.equal(res.body.scope, "fileupload:all result:all validate:annotation metrics:read webhooks:manage");
     assert.equal(String(res.body.access_token).split(".").length, 3);
     assert.equal(res.headers.get("cache-control"), "no-store");
   });

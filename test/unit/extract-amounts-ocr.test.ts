@@ -15,7 +15,10 @@ const HEADER: Array<Array<[string, number]>> = [
 
 function values(rows: Array<Array<[string, number]>>): { total: string | null; tax: string | null } {
   const fields = extract(receipt([...HEADER, ...rows]), resolveFields({ products: ["receipts"] }));
-  const value = (name: string) => fields.find((f) => f.name === name)?.value ?? null;
+  const value = (name: string) => {
+    const found = fields.find((f) => f.name === name)?.value;
+    return typeof found === "string" ? found : null;
+  };
   return { total: value("receipt.total"), tax: value("receipt.tax") };
 }
 

@@ -19,7 +19,7 @@ const row = (label: string, amount: string): ReceiptRow => [
 
 function totalOf(document: Document): { value: string | null; confidence: number } {
   const field = extract(document, resolveFields({ products: ["receipts"] })).find((f) => f.name === "receipt.total");
-  return { value: field?.value ?? null, confidence: field?.confidence ?? 0 };
+  return { value: typeof field?.value === "string" ? field.value : null, confidence: field?.confidence ?? 0 };
 }
 
 const total = (rows: ReceiptRow[]) => totalOf(receipt([...HEADER, ...rows]));

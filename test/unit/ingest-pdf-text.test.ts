@@ -13,7 +13,7 @@ function run(str: string, x: number, y: number, size: number, width: number, rot
 describe("wordsFromRuns", () => {
   it("splits a run at spaces by glyph widths; boxes span ascent to descent", () => {
     // Monospace, 10 characters of 6 points each.
-    const words = wordsFromRuns([run("Total 9.50", 100, 500, 10, 60)], styles, toRatio);
+    const { words } = wordsFromRuns([run("Total 9.50", 100, 500, 10, 60)], styles, toRatio);
     assert.deepEqual(
       words.map((w) => w.text),
       ["Total", "9.50"],
@@ -25,7 +25,7 @@ describe("wordsFromRuns", () => {
   });
 
   it("glues a word continued in the next touching run, but not across a gap", () => {
-    const words = wordsFromRuns(
+    const { words } = wordsFromRuns(
       [run("1", 100, 500, 10, 6), run("/1", 106, 500, 10, 12), run("EUR", 140, 500, 10, 18)],
       styles,
       toRatio,
@@ -38,13 +38,41 @@ describe("wordsFromRuns", () => {
   });
 
   it("follows the run's direction for rotated text", () => {
-    const [word] = wordsFromRuns([run("Up", 500, 100, 10, 12, true)], styles, toRatio);
+    const [word] = wordsFromRuns([run("Up", 500, 100, 10, 12, true)], styles, toRatio).words;
     // Runs upwards from (500, 100): 12 points tall, from x = 500 - ascent to 500 - descent.
     assert.ok(Math.abs(word!.box.y1 - 0.9) < 1e-6 && Math.abs(word!.box.y0 - 0.888) < 1e-6, JSON.stringify(word));
     assert.ok(Math.abs(word!.box.x0 - 0.492) < 1e-6 && Math.abs(word!.box.x1 - 0.502) < 1e-6, JSON.stringify(word));
   });
 
-  it("skips empty and zero-width runs", () => {
-    assert.deepEqual(wordsFromRuns([run("   ", 0, 0, 10, 18), run("x", 0, 0, 10, 0)], styles, toRatio), []);
+  it("skips empty runs; a zero-width run gets widths estimated from its characters, and says so", () => {
+    const { words, issues } = wordsFromRuns([run("   ", 0, 0, 10, 18), run("xy z", 100, 500, 10, 0)], styles, toRatio);
+    assert.deepEqual(
+      words.map((w) => w.text),
+      ["xy", "z"],
+    );
+    // Monospace at 10 points: 0.55 em per character.
+    assert.ok(Math.abs(words[1]!.box.x1 - (100 + 4 * 5.5) / 1000) < 1e-6, JSON.stringify(words));
+    assert.deepEqual([...issues], ["zero_width_runs"]);
+  });
+
+  it("leaves control characters out of words and measures around them (NUL cannot be measured)", () => {
+    const sans = { sans: { fontFamily: "sans-serif", ascent: 0.8, descent: -0.2 } };
+    const { words, issues } = wordsFromRuns(
+      [{ str: "INV\u0000-7781 \u0000 Total\u0007", transform: [10, 0, 0, 10, 100, 500], width: 100, fontName: "sans" }],
+      sans,
+      toRatio,
+    );
+    assert.deepEqual(
+      words.map((w) => w.text),
+      ["INV-7781", "Total"],
+    );
+    assert.deepEqual([...issues].sort(), ["guessed_widths", "unmapped_characters"]);
+    assert.ok(words.every((w) => w.box.x1 > w.box.x0 && w.box.x1 <= 0.2 + 1e-9));
+  });
+
+  it("leaves out a run whose position is not a number", () => {
+    const { words, issues } = wordsFromRuns([run("x", Number.NaN, 0, 10, 6)], styles, toRatio);
+    assert.deepEqual(words, []);
+    assert.deepEqual([...issues], ["bad_geometry"]);
   });
 });

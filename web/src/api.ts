@@ -6,18 +6,48 @@ export interface Box {
   bottomRight: { x: number; y: number };
 }
 
+/** The cells of a line-items row, in the order the service lists them (src/domain/line-items.ts). */
+export const LINE_ITEM_CELLS = [
+  "description",
+  "quantity",
+  "unit",
+  "unitPrice",
+  "amount",
+  "taxRate",
+  "productCode",
+  "date",
+] as const;
+
+export type LineItemCell = (typeof LINE_ITEM_CELLS)[number];
+
+/** A row of invoice.lineItems / receipt.lineItems: its cells (confidence and cell boxes are only shown). */
+export type LineItemRow = Record<LineItemCell, string | null> & { confidence?: number };
+
+export type FieldValue = string | LineItemRow[] | null;
+
 export interface TaskField {
   name: string;
-  value: string | null;
+  /** Rows for a line-items field with a table. */
+  value: FieldValue;
   confidence: number;
   boundingBox: Box | null;
+}
+
+/** invoice.lineItems, receipt.lineItems: their value is rows, or null when the document has none. */
+export function isLineItemsField(field: Pick<TaskField, "name" | "value">): boolean {
+  return Array.isArray(field.value) || field.name.endsWith(".lineItems");
 }
 
 export interface Breach {
   field: string;
   condition: { type: string; min?: number | string | null; max?: number | string | null };
-  value: string | null;
+  value: FieldValue;
   confidence: number | null;
+}
+
+export interface Correction {
+  name: string;
+  value: FieldValue;
 }
 
 export interface Task {
@@ -81,7 +111,7 @@ export async function openTasks(token: string): Promise<Task[]> {
   return all;
 }
 
-export function resolveTask(token: string, id: string, fields: { name: string; value: string | null }[]) {
+export function resolveTask(token: string, id: string, fields: Correction[]) {
   return call<Task>(token, `/validate/tasks/${id}/resolve`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -4,7 +4,7 @@
  * the next task, Esc leaves an edit or goes back to the list.
  */
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { ApiError, openTasks, resolveTask, signIn, type Task } from "./api.js";
+import { ApiError, type Correction, openTasks, resolveTask, signIn, type Task } from "./api.js";
 import { SignIn } from "./sign-in.js";
 import { TaskList } from "./task-list.js";
 import { TaskView } from "./task-view.js";
@@ -53,7 +53,7 @@ export function App() {
     setToken(t);
   };
 
-  const approve = async (task: Task, corrections: { name: string; value: string | null }[]) => {
+  const approve = async (task: Task, corrections: Correction[]) => {
     if (!token) return;
     try {
       await resolveTask(token, task.id, corrections);

@@ -61,7 +61,7 @@ export function Pages(props: {
                     <button
                       type="button"
                       key={f.name}
-                      title={`${f.name}: ${f.value ?? "—"}`}
+                      title={`${f.name}: ${Array.isArray(f.value) ? `${f.value.length} rows` : (f.value ?? "—")}`}
                       class={cls.join(" ")}
                       ref={(el) => {
                         if (el) boxes.current.set(f.name, el);

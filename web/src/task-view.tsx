@@ -1,12 +1,23 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { Breach, Task } from "./api.js";
+import { type Breach, type Correction, isLineItemsField, type LineItemRow, type Task, type TaskField } from "./api.js";
 import { useKeys } from "./keys.js";
+import { LineItemsEditor, rowCells, sameRows } from "./line-items.js";
 import { Pages } from "./pages.js";
+
+function rowsOf(field: TaskField): LineItemRow[] {
+  return Array.isArray(field.value) ? field.value : [];
+}
+
+function textOf(field: TaskField): string | null {
+  return typeof field.value === "string" ? field.value : null;
+}
 
 function describe(b: Breach): string {
   const { type, min, max } = b.condition;
   const bound = (v: number | string | null | undefined) => (v === null || v === undefined ? "∞" : String(v));
   if (type === "field-present") return "must be present";
+  if (type === "line-items-sum") return "rows do not add up to the printed subtotal or total";
+  if (type === "einvoice-consistent") return "the page and the embedded e-invoice disagree";
   const range = `${min === null || min === undefined ? "−∞" : bound(min)} … ${bound(max)}`;
   if (type === "field-confidence-range") return `confidence ${b.confidence?.toFixed(2) ?? "—"} outside ${range}`;
   return `value outside ${range}`;
@@ -15,7 +26,7 @@ function describe(b: Breach): string {
 export function TaskView(props: {
   token: string;
   task: Task;
-  onApprove: (task: Task, corrections: { name: string; value: string | null }[]) => Promise<void>;
+  onApprove: (task: Task, corrections: Correction[]) => Promise<void>;
   onBack: () => void;
 }) {
   const { task } = props;
@@ -26,6 +37,7 @@ export function TaskView(props: {
   );
   const [cursor, setCursor] = useState(firstBreached);
   const [edits, setEdits] = useState<Record<string, string>>({});
+  const [rowEdits, setRowEdits] = useState<Record<string, LineItemRow[]>>({});
   const [editing, setEditing] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -35,10 +47,20 @@ export function TaskView(props: {
     if (editing) input.current?.select();
   }, [editing]);
 
-  const corrections = () =>
-    task.fields
-      .filter((f) => edits[f.name] !== undefined && edits[f.name] !== (f.value ?? ""))
-      .map((f) => ({ name: f.name, value: edits[f.name]?.trim() ? (edits[f.name] ?? "").trim() : null }));
+  const rowsChanged = (f: TaskField) => {
+    const rows = rowEdits[f.name];
+    return rows !== undefined && !sameRows(rows, rowsOf(f));
+  };
+  const corrections = (): Correction[] =>
+    task.fields.flatMap((f): Correction[] => {
+      if (isLineItemsField(f)) {
+        const rows = rowEdits[f.name];
+        return rows !== undefined && rowsChanged(f) ? [{ name: f.name, value: rowCells(rows) }] : [];
+      }
+      const edited = edits[f.name];
+      if (edited === undefined || edited === (textOf(f) ?? "")) return [];
+      return [{ name: f.name, value: edited.trim() ? edited.trim() : null }];
+    });
 
   const approve = async () => {
     if (busy) return;
@@ -50,7 +72,9 @@ export function TaskView(props: {
     if (busy) return;
     if (e.key === "j" || e.key === "ArrowDown") setCursor((c) => Math.min(c + 1, task.fields.length - 1));
     else if (e.key === "k" || e.key === "ArrowUp") setCursor((c) => Math.max(c - 1, 0));
-    else if (e.key === "e" && current) setEditing(current.name);
+    else if (e.key === "e" && current && isLineItemsField(current)) {
+      document.querySelector<HTMLInputElement>(`[data-field="${current.name}"] .line-items input`)?.focus();
+    } else if (e.key === "e" && current) setEditing(current.name);
     else if (e.key === "Enter") void approve();
     else if (e.key === "Escape") props.onBack();
     else return;
@@ -84,7 +108,8 @@ export function TaskView(props: {
           {task.fields.map((f, i) => {
             const reasons = task.breaches.filter((b) => b.field === f.name);
             const edited = edits[f.name];
-            const changed = edited !== undefined && edited !== (f.value ?? "");
+            const lineItems = isLineItemsField(f);
+            const changed = lineItems ? rowsChanged(f) : edited !== undefined && edited !== (textOf(f) ?? "");
             const cls = [
               "field",
               i === cursor ? "selected" : "",
@@ -100,12 +125,18 @@ export function TaskView(props: {
                     {Math.round(f.confidence * 100)}%
                   </span>
                 </div>
-                {editing === f.name ? (
+                {lineItems ? (
+                  <LineItemsEditor
+                    name={f.name}
+                    rows={rowEdits[f.name] ?? rowsOf(f)}
+                    onChange={(rows) => setRowEdits((prev) => ({ ...prev, [f.name]: rows }))}
+                  />
+                ) : editing === f.name ? (
                   <input
                     ref={input}
                     class="edit"
                     aria-label={`Value of ${f.name}`}
-                    defaultValue={edited ?? f.value ?? ""}
+                    defaultValue={edited ?? textOf(f) ?? ""}
                     onKeyDown={(e) => {
                       if (e.key === "Enter") {
                         e.preventDefault();
@@ -113,7 +144,7 @@ export function TaskView(props: {
                       } else if (e.key === "Escape") {
                         e.preventDefault();
                         // The blur that follows commits the field's previous value, i.e. nothing changes.
-                        e.currentTarget.value = edited ?? f.value ?? "";
+                        e.currentTarget.value = edited ?? textOf(f) ?? "";
                         setEditing(null);
                       }
                     }}
@@ -121,8 +152,8 @@ export function TaskView(props: {
                   />
                 ) : (
                   <div class="value">
-                    {changed && <s class="was">{f.value ?? "—"}</s>}
-                    <span>{(changed ? edited : f.value) || <em class="muted">empty</em>}</span>
+                    {changed && <s class="was">{textOf(f) ?? "—"}</s>}
+                    <span>{(changed ? edited : textOf(f)) || <em class="muted">empty</em>}</span>
                   </div>
                 )}
                 {reasons.map((b) => (

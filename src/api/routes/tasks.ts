@@ -6,11 +6,11 @@
  */
 import type { FastifyInstance } from "fastify";
 import { findFieldSet } from "../../catalog/lookup.js";
-import type { ChildrenField, Field } from "../../domain/result.js";
+import type { ChildrenField, ExtractedField } from "../../domain/result.js";
 import type { TaskRecord, TaskStatus } from "../../domain/tasks.js";
 import type { Workflows } from "../../workflows/facade.js";
 import { principalOf, scoped } from "../auth-hook.js";
-import { errorResponses, fieldSchema } from "../schemas.js";
+import { errorResponses, fieldSchema, fieldValueSchema } from "../schemas.js";
 
 export interface TaskRouteDeps {
   workflows: Workflows;
@@ -20,12 +20,12 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 const STATUSES = ["open", "draft", "resolved", "all"] as const;
 
-function isField(f: Field | ChildrenField): f is Field {
+function isField(f: ExtractedField | ChildrenField): f is ExtractedField {
   return f.name !== "components.children";
 }
 
 /** The predictions of the validated field set: what the reviewer checks. */
-function fieldSetFields(task: TaskRecord): Field[] {
+function fieldSetFields(task: TaskRecord): ExtractedField[] {
   const names = new Set(findFieldSet(task.fieldSet)?.fields.map((f) => f.name) ?? []);
   return task.predicted.fields.filter(isField).filter((f) => names.has(f.name));
 }
@@ -54,7 +54,7 @@ const breachSchema = {
   properties: {
     field: { type: "string" },
     condition: { type: "object", additionalProperties: true },
-    value: { type: ["string", "null"] },
+    value: fieldValueSchema,
     confidence: { type: ["number", "null"] },
   },
 } as const;
@@ -76,7 +76,7 @@ const taskSchema = {
     resolvedBy: { type: ["string", "null"] },
     corrections: {
       type: ["array", "null"],
-      items: { type: "object", properties: { name: { type: "string" }, value: { type: ["string", "null"] } } },
+      items: { type: "object", properties: { name: { type: "string" }, value: fieldValueSchema } },
     },
   },
 } as const;
@@ -160,6 +160,8 @@ export async function taskRoutes(app: FastifyInstance, deps: TaskRouteDeps): Pro
       summary: "Resolve a validation task (beta)",
       description:
         'Body `{"fields": [{"name", "value"}]}`: the listed fields are corrected (confidence 1, `reviewed: true`), ' +
+        "a line-items field with its whole array of rows (cells in the catalogue's normal forms; `[]` or null: " +
+        "no line items), " +
         "every other field is confirmed as predicted; the file becomes FINALISED with these values. A task already " +
         "resolved (by another reviewer) is 409 conflict.",
       params: taskIdParams,

@@ -7,7 +7,23 @@ export function moneyCell(text: string, hints: LocaleHints): string | null {
   // Smudges OCR reads before a number ("~~ 533,39") are no sign or currency.
   const trimmed = text.trim().replace(/^[~=_—|]+\s*/, "");
   if (!/\d/.test(trimmed) || /%/.test(trimmed)) return null;
-  return parseAmount(trimmed, hints)?.text ?? null;
+  // Letters joined to digits by a hyphen are a code ("RN-1483", "AB-12.50"), not a currency and a minus sign.
+  if (/^\p{L}+-\d/u.test(trimmed)) return null;
+  const parsed = parseAmount(trimmed, hints)?.text ?? null;
+  if (parsed !== null) return parsed;
+  const closed = closeNumberGaps(trimmed);
+  return closed === trimmed ? null : (parseAmount(closed, hints)?.text ?? null);
+}
+
+/**
+ * OCR's stray spaces inside a number closed: "5, 920.20" -> "5,920.20", "217 .53" -> "217.53", "A$ 12.00" ->
+ * "A$12.00". Only a space beside a separator between digits, or after a currency sign, is taken out.
+ */
+export function closeNumberGaps(text: string): string {
+  return text
+    .replace(/(\d[.,'’])\s+(?=\d)/g, "$1")
+    .replace(/(\d)\s+(?=[.,]\d{1,2}(?!\d))/g, "$1")
+    .replace(/([$€£¥])\s+(?=\d)/g, "$1");
 }
 
 /** Whether a chunk reads as money with decimals (receipts' item amounts always print cents). */

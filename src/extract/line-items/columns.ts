@@ -5,7 +5,8 @@
 import type { Box, Word } from "../../document/model.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { isNumeric, moneyCell } from "./cells.js";
-import { type ColumnRole, MAX_PHRASE_WORDS, rolesOf } from "./headers.js";
+import { foldWord } from "./fold.js";
+import { type ColumnRole, fuzzyRolesOf, MAX_PHRASE_WORDS, rolesOf } from "./headers.js";
 import { boxOf, type Chunk, type VisualLine } from "./lines.js";
 
 export interface Column {
@@ -29,8 +30,8 @@ interface Match {
   words: Word[];
 }
 
-/** Greedy longest-phrase matching of a line's words against the header vocabulary. */
-function matchPhrases(line: VisualLine): { matches: Match[]; unmatched: number } {
+/** Greedy longest-phrase matching of a line's words against the header vocabulary; `fuzzy` for OCR'd words. */
+function matchPhrases(line: VisualLine, fuzzy = false): { matches: Match[]; unmatched: number } {
   const words = line.words;
   const folded = line.chunks.flatMap((c) => c.folded);
   const matches: Match[] = [];
@@ -45,6 +46,10 @@ function matchPhrases(line: VisualLine): { matches: Match[]; unmatched: number }
         .join(" ");
       const roles = rolesOf(phrase);
       if (roles.length > 0) found = { roles, words: words.slice(i, i + n) };
+    }
+    if (found === null && fuzzy) {
+      const roles = fuzzyRolesOf(folded[i] ?? "");
+      if (roles.length > 0) found = { roles, words: words.slice(i, i + 1) };
     }
     if (found === null) {
       if ((folded[i] ?? "") !== "") unmatched++;
@@ -88,8 +93,13 @@ function applyBand(matches: Match[], neighbours: readonly VisualLine[]): void {
 function assignRoles(matches: readonly Match[]): Column[] {
   const taken = new Set<ColumnRole>();
   const columns: Column[] = [];
+  // A word of two roles ("Bil." a count or a running number) leaves to another cell the role only that cell names.
+  const sole = new Set(matches.filter((m) => m.roles.length === 1).map((m) => m.roles[0]));
   matches.forEach((match, i) => {
-    let role = match.roles.find((r) => !taken.has(r));
+    let role =
+      match.roles.length > 1
+        ? (match.roles.find((r) => !taken.has(r) && !sole.has(r)) ?? match.roles.find((r) => !taken.has(r)))
+        : match.roles.find((r) => !taken.has(r));
     // A second cell of a taken role is a qualifier ("Amount excl. VAT"), not a column; two prices are handled below.
     if (role === undefined && match.roles[0] === "unitPrice") role = "unitPrice";
     if (role === undefined) return;
@@ -120,10 +130,22 @@ function assignRoles(matches: readonly Match[]): Column[] {
  * The line as a table header, or null: two or more roles incl. an amount, and few other words. `neighbours` are the
  * lines just above and below it (a header printed over several lines).
  */
-export function readHeader(line: VisualLine, neighbours: readonly VisualLine[] = []): Header | null {
+export function readHeader(
+  line: VisualLine,
+  neighbours: readonly VisualLine[] = [],
+  stacked: ReadonlySet<Chunk> = new Set(),
+): Header | null {
   if (line.words.length > 16) return null;
-  const { matches, unmatched } = matchPhrases(line);
-  if (matches.length < 2 || unmatched > Math.max(2, matches.length / 2)) return null;
+  let { matches, unmatched } = matchPhrases(line);
+  // A cell stacked over two lines is one column: its first phrase names it ("Unit price" over "excl. VAT").
+  if (stacked.size > 0) matches = firstPerCell(matches, stacked);
+  if (matches.length < 2) return null;
+  // A header OCR misread ("Descripci6én"): its other words looked up again with a misreading or two allowed.
+  if (unmatched > 0 && line.words.some((w) => w.source === "ocr")) {
+    ({ matches, unmatched } = matchPhrases(line, true));
+    if (stacked.size > 0) matches = firstPerCell(matches, stacked);
+  }
+  if (unmatched > Math.max(2, matches.length / 2)) return null;
   applyBand(matches, neighbours);
   const columns = assignRoles(matches);
   const roles = new Set(columns.map((c) => c.role));
@@ -132,15 +154,17 @@ export function readHeader(line: VisualLine, neighbours: readonly VisualLine[] =
   if (roles.size < 2) return null;
   // Header cells read left to right without overlaps.
   columns.sort((a, b) => a.x0 - b.x0);
-  // A description header misread or left blank: the text left of the first column is still the description.
-  const first = columns[0];
-  if (!roles.has("description") && first !== undefined && first.x0 > 0.2) {
-    columns.unshift({
-      role: "description",
-      x0: Math.max(0, line.box.x0 - 0.02),
-      x1: Math.min(first.x0 - 0.05, line.box.x0 + 0.1),
-      headerWords: [],
-    });
+  // A description header misread or left blank: the text left of the first value column is still the description.
+  if (!roles.has("description")) {
+    const lead = columns.filter((c) => c.role === "position" || c.role === "productCode" || c.role === "date");
+    const firstValue = columns.find((c) => !lead.includes(c));
+    const after = lead.filter((c) => firstValue === undefined || c.x1 < firstValue.x0);
+    // From the page's left edge (the header line may start at its first value column) or the lead columns' end.
+    const from = after.length > 0 ? Math.max(...after.map((c) => c.x1)) + 0.01 : 0;
+    if (firstValue !== undefined && firstValue.x0 - from > 0.12) {
+      columns.push({ role: "description", x0: from, x1: firstValue.x0 - 0.05, headerWords: [] });
+      columns.sort((a, b) => a.x0 - b.x0);
+    }
   }
   return { line, columns };
 }
@@ -235,4 +259,90 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
   }
   // Any other text is description.
   return columns.find((c) => c.role === "description") ?? null;
+}
+
+function firstPerCell(matches: readonly Match[], stacked: ReadonlySet<Chunk>): Match[] {
+  const seen = new Set<Chunk>();
+  return matches.filter((m) => {
+    const cell = [...stacked].find((c) => c.words.includes(m.words[0] as Word));
+    if (cell === undefined) return true;
+    if (seen.has(cell)) return false;
+    seen.add(cell);
+    return true;
+  });
+}
+
+/** Whether a line may be one line of a header printed over two: header words, few others, no figures. */
+function headerBandLine(line: VisualLine): boolean {
+  if (line.words.length > 16 || line.words.some((w) => /\d/.test(w.text))) return false;
+  const { matches, unmatched } = matchPhrases(line);
+  return matches.length >= 1 && unmatched <= matches.length + 1;
+}
+
+/** Header cells of two lines merged where they overlap: "Unit" over "price" is one cell "Unit price". */
+function mergeBand(upper: VisualLine, lower: VisualLine): { line: VisualLine; stacked: Set<Chunk> } {
+  const stacked = new Set<Chunk>();
+  // Each lower word joins the upper cell it shares a third of the narrower's width with; lower words under no upper cell stay in their own chunk.
+  const under = new Map<Chunk, Word[]>();
+  const alone = new Map<Chunk, Word[]>();
+  for (const chunk of lower.chunks) {
+    for (const word of chunk.words) {
+      const narrower = (c: Chunk): number => Math.min(c.box.x1 - c.box.x0, word.box.x1 - word.box.x0);
+      const cell = upper.chunks.find((c) => overlap(c.box.x0, c.box.x1, word.box.x0, word.box.x1) > 0.3 * narrower(c));
+      if (cell !== undefined) under.set(cell, [...(under.get(cell) ?? []), word]);
+      else alone.set(chunk, [...(alone.get(chunk) ?? []), word]);
+    }
+  }
+  const chunks: Chunk[] = [];
+  for (const words of alone.values()) {
+    chunks.push({
+      words,
+      text: words.map((w) => w.text).join(" "),
+      folded: words.map((w) => foldWord(w.text)),
+      box: boxOf(words),
+    });
+  }
+  for (const cell of upper.chunks) {
+    const below = under.get(cell) ?? [];
+    if (below.length === 0) {
+      chunks.push(cell);
+      continue;
+    }
+    const words = [...cell.words, ...below];
+    const folded = words.map((w) => foldWord(w.text));
+    // A word broken at a hyphen over the two lines ("Einzel-" over "preis") is read whole.
+    const at = cell.words.length - 1;
+    if (/-$/.test(cell.words[at]?.text ?? "")) folded.splice(at, 2, `${folded[at] ?? ""}${folded[at + 1] ?? ""}`, "");
+    const merged: Chunk = { words, text: words.map((w) => w.text).join(" "), folded, box: boxOf(words) };
+    stacked.add(merged);
+    chunks.push(merged);
+  }
+  chunks.sort((a, b) => a.box.x0 - b.box.x0);
+  const words = chunks.flatMap((c) => c.words);
+  const line: VisualLine = {
+    page: lower.page,
+    index: lower.index,
+    words,
+    chunks,
+    box: boxOf([upper, lower].map((l) => ({ box: l.box }))),
+    height: lower.height,
+  };
+  return { line, stacked };
+}
+
+/**
+ * The header at a line, read with its neighbours: a header printed over two lines (stacked cells) is read as the two
+ * lines merged (the header then ends at the lower line); else the line alone, its neighbours naming a cell's role.
+ */
+export function readHeaderBand(line: VisualLine, above: VisualLine | null, below: VisualLine | null): Header | null {
+  const single = readHeader(
+    line,
+    [above, below].filter((l): l is VisualLine => l !== null),
+  );
+  const pair = below !== null ? [line, below] : above !== null ? [above, line] : null;
+  if (pair === null || !headerBandLine(pair[0] as VisualLine) || !headerBandLine(pair[1] as VisualLine)) return single;
+  const band = mergeBand(pair[0] as VisualLine, pair[1] as VisualLine);
+  const merged = readHeader(band.line, [], band.stacked);
+  if (merged === null) return single;
+  return single === null || merged.columns.length >= single.columns.length ? merged : single;
 }

@@ -15,6 +15,49 @@ for (const [role, phrases] of Object.entries(HEADER_PHRASES) as [ColumnRole, rea
   }
 }
 
+/** Single-word header phrases of five letters or more: the ones an OCR misreading may be matched against. */
+const FUZZY_WORDS = [...PHRASE_ROLES.keys()].filter((p) => !p.includes(" ") && p.length >= 5);
+
+/** Edit distance of two short words, stopping early beyond `max`. */
+function distance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const v = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      row.push(v);
+      best = Math.min(best, v);
+    }
+    if (best > max) return max + 1;
+    previous = row;
+  }
+  return previous[b.length] ?? max + 1;
+}
+
+/**
+ * The roles of a word OCR may have misread ("descripci6en" for "descripcion"): the one header word within one edit
+ * (two from eight letters); none when two words of different roles are as close.
+ */
+export function fuzzyRolesOf(word: string): readonly ColumnRole[] {
+  if (word.length < 5) return [];
+  const max = word.length >= 8 ? 2 : 1;
+  let best: string | null = null;
+  let bestDistance = max + 1;
+  let tie = false;
+  for (const candidate of FUZZY_WORDS) {
+    const d = distance(word, candidate, max);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+      tie = false;
+    } else if (d === bestDistance && best !== null && rolesOf(candidate)[0] !== rolesOf(best)[0]) tie = true;
+  }
+  return best === null || tie ? [] : rolesOf(best);
+}
+
 /** The roles a folded phrase may name (several for "bil", "artikel"). */
 export function rolesOf(phrase: string): readonly ColumnRole[] {
   return PHRASE_ROLES.get(phrase) ?? [];

@@ -11,6 +11,7 @@ import { cellText, type DraftRow } from "./draft.js";
 import type { ColumnRole } from "./headers.js";
 import { boxOf, visualLines } from "./lines.js";
 import { readReceiptItems } from "./receipt.js";
+import { repairRow, repairSum } from "./repair.js";
 import { readHeaderTable } from "./table.js";
 import type { CellName, LineItemHints, LineItemRow, LineItemTable } from "./types.js";
 
@@ -99,8 +100,19 @@ export function extractLineItems(document: Document, hints: LineItemHints = {}):
   }
   if (drafts === null || drafts.length === 0) return null;
   const original = new Map(document.pages.flatMap((p) => p.words).map((w) => [w.id, w] as const));
-  const rows = drafts.map((d) => toRow(d, locale, original)).filter((r) => r.amount !== null);
+  const scanned = new Set(document.pages.filter((p) => p.source !== "text").map((p) => p.pageNum));
+  const rows: LineItemRow[] = [];
+  for (const draft of drafts) {
+    const row = toRow(draft, locale, original);
+    // On a scan a cell the arithmetic pins down is read from it; printed text is never changed.
+    if (scanned.has(draft.page) && repairRow(row).length > 0) row.confidence = Math.min(row.confidence, 0.7);
+    if (row.amount !== null) rows.push(row);
+  }
   if (rows.length === 0) return null;
+  if (drafts.some((d) => scanned.has(d.page))) {
+    const repaired = repairSum(rows, [hints.subtotal, hints.total]);
+    if (repaired !== null) repaired.confidence = Math.min(repaired.confidence, 0.6);
+  }
   const checks = checkTable(rows, hints.subtotal, hints.total);
   const firstPage = drafts[0]?.page ?? 1;
   const boxes = rows.flatMap((r) => r.boundingBoxes.filter((b) => b.page === firstPage).map((b) => b.box));

@@ -134,12 +134,19 @@ function skewOf(page: Page, height: number): number {
  */
 export function visualLines(page: Page): VisualLine[] {
   const slope = skewOf(page, median(page.words.map((w) => w.box.y1 - w.box.y0)));
-  const words: Word[] = page.words
+  const aspect = aspectOf(page);
+  const words: Word[] = withoutEchoes(page.words)
     // OCR reads rules, stains and stamps as words of very low confidence: they are no cell's text.
     .filter((w) => w.text.trim() !== "" && !(w.source === "ocr" && w.confidence < 0.35 && !/\d/.test(w.text)))
     .map((w) => {
+      if (slope === 0) return w;
+      // Turned by an angle, rows slope by dy/dx = slope and columns lean by dx/dy = -slope / aspect².
       const shift = slope * ((w.box.x0 + w.box.x1) / 2 - 0.5);
-      return shift === 0 ? w : { ...w, box: { ...w.box, y0: w.box.y0 - shift, y1: w.box.y1 - shift } };
+      const lean = (slope * ((w.box.y0 + w.box.y1) / 2 - 0.5)) / (aspect * aspect);
+      return {
+        ...w,
+        box: { x0: w.box.x0 + lean, x1: w.box.x1 + lean, y0: w.box.y0 - shift, y1: w.box.y1 - shift },
+      };
     });
   const pageHeight = median(words.map((w) => w.box.y1 - w.box.y0));
   words.sort((a, b) => a.box.y0 + a.box.y1 - b.box.y0 - b.box.y1);
@@ -152,10 +159,55 @@ export function visualLines(page: Page): VisualLine[] {
       last.centre += (centre - last.centre) / last.words.length;
     } else groups.push({ words: [word], centre });
   }
-  const aspect = aspectOf(page);
   return groups.map(({ words: line }, index) => {
     line.sort((a, b) => a.box.x0 - b.box.x0);
     const height = median(line.map((w) => w.box.y1 - w.box.y0));
     return { page: page.pageNum, index, words: line, chunks: chunksOf(line, height, aspect), box: boxOf(line), height };
   });
+}
+
+/**
+ * The words without their echoes: OCR may read a line twice (a re-read of a doubtful line, a second pass over a
+ * faint band) and a PDF may draw text twice (fake bold), putting two words on one spot. Of two words sharing half
+ * the narrower one's width and half the lower one's height, on another baseline or with the same text, the wider
+ * one stays.
+ */
+export function withoutEchoes(words: readonly Word[]): Word[] {
+  const sorted = [...words].sort((a, b) => a.box.x0 - b.box.x0);
+  const dropped = new Set<Word>();
+  const width = (w: Word): number => Math.max(0, w.box.x1 - w.box.x0);
+  const height = (w: Word): number => Math.max(0, w.box.y1 - w.box.y0);
+  for (let i = 0; i < sorted.length; i++) {
+    const a = sorted[i] as Word;
+    if (dropped.has(a)) continue;
+    for (let j = i + 1; j < sorted.length; j++) {
+      const b = sorted[j] as Word;
+      if (b.box.x0 >= a.box.x1) break;
+      if (dropped.has(b)) continue;
+      const w = Math.min(a.box.x1, b.box.x1) - Math.max(a.box.x0, b.box.x0);
+      const h = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
+      if (w < 0.5 * Math.min(width(a), width(b)) - 1e-9 || h < 0.5 * Math.min(height(a), height(b))) continue;
+      // Two pieces of one number OCR cut with overlapping boxes ("2.983," "68") sit on one baseline: not an echo.
+      const offset = Math.abs(a.box.y0 + a.box.y1 - b.box.y0 - b.box.y1) / 2;
+      if (offset < 0.25 * Math.min(height(a), height(b)) && !sameText(a.text, b.text)) continue;
+      // The fuller reading stays (an echo is often a fragment), unless it is a doubtful one beside a sure one.
+      const [wide, narrow] = width(a) >= width(b) ? [a, b] : [b, a];
+      const keep = wide.confidence < 0.5 && narrow.confidence >= 0.8 ? narrow : wide;
+      const keepA = keep === a;
+      dropped.add(keepA ? b : a);
+      if (!keepA) break;
+    }
+  }
+  return dropped.size === 0 ? [...words] : words.filter((w) => !dropped.has(w));
+}
+
+/** Whether two readings are of the same text: one contains the other, or they start alike ("Cloud-Hostin"). */
+function sameText(a: string, b: string): boolean {
+  const x = a.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  const y = b.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  if (x === "" || y === "") return false;
+  if (x.includes(y) || y.includes(x)) return true;
+  let common = 0;
+  while (common < x.length && x[common] === y[common]) common++;
+  return common >= 4;
 }

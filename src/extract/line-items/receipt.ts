@@ -83,7 +83,7 @@ export function readReceiptItems(pages: readonly VisualLine[][], hints: LocaleHi
   const rows: DraftRow[] = [];
   let previous: VisualLine | null = null;
   for (const line of lines) {
-    const label = (line.chunks[0]?.folded ?? []).filter((w) => w !== "");
+    const label = leadingWords(line, hints);
     if (startsWithStop(label)) {
       if (rows.length > 0) break;
       previous = null;
@@ -138,4 +138,15 @@ function impliedUnitPrice(cells: Map<ColumnRole, Chunk[]>, amount: Chunk, hints:
   const cents = (total * 100) / qty;
   if (Math.abs(cents - Math.round(cents)) > 1e-6) return;
   addChunk(cells, "unitPrice", { ...amount, text: (Math.round(cents) / 100).toFixed(2) });
+}
+
+/** The line's folded words before its first number, across chunks: OCR may split "SUB  TOTAL" into two chunks. */
+export function leadingWords(line: VisualLine, hints: LocaleHints): string[] {
+  const out: string[] = [];
+  for (const chunk of line.chunks) {
+    if (moneyCell(chunk.text, hints) !== null) break;
+    out.push(...chunk.folded.filter((w) => w !== ""));
+    if (out.length >= 4) break;
+  }
+  return out;
 }

@@ -4,16 +4,18 @@
  * carried-forward lines and continuation notes end a page of it, and the table goes on at the next page's repeated
  * header, or without one at the first line that fits the same columns.
  */
+
+import type { Word } from "../../document/model.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { hasCents, moneyCell, quantityCell } from "./cells.js";
-import { type Column, columnOf, type Header, readHeader } from "./columns.js";
+import { type Column, columnOf, type Header, readHeaderBand } from "./columns.js";
 import { addChunk, cellText, type DraftRow } from "./draft.js";
 import { type ColumnRole, startsWithStop } from "./headers.js";
 import { boxOf, type Chunk, type VisualLine } from "./lines.js";
 
-/** Stop lines that end a page of the table, not the table: carried and brought forward, continuation notes. */
+/** Stop lines that end a page of the table, not the table: carried and brought forward, page totals, continuation notes. */
 const PAGE_STOP =
-  /\b(carried|brought|ubertrag|fortsetzung|continued|reporter|report|suite|sigue|anterior|continua|transport|transporte|riporto)\b/;
+  /\b(carried|brought|ubertrag|fortsetzung|continued|reporter|report|suite|sigue|anterior|continua|transport|transporte|riporto|dibawa|page|seitensumme|seite|pagina|halaman)\b/;
 
 export interface ReadTable {
   header: Header;
@@ -22,20 +24,25 @@ export interface ReadTable {
 
 function lineCells(line: VisualLine, columns: readonly Column[], hints: LocaleHints): Map<ColumnRole, Chunk[]> {
   const cells = new Map<ColumnRole, Chunk[]>();
-  for (const chunk of line.chunks) {
+  for (const chunk of line.chunks.flatMap((c) => splitLeadingNumber(c, columns))) {
     const column = columnOf(chunk, columns, hints);
     if (column !== null) addChunk(cells, column.role, chunk);
   }
   return cells;
 }
 
-/** The folded words of the line's first text chunk: where a subtotal or total line names itself. */
+/** The folded words of the line's first text chunks: where a subtotal or total line names itself. */
 function labelWords(line: VisualLine, hints: LocaleHints): string[] {
-  for (const chunk of line.chunks) {
-    if (moneyCell(chunk.text, hints) !== null) continue;
-    if (/\p{L}/u.test(chunk.text)) return chunk.folded.filter((w) => w !== "");
+  const first = line.chunks.findIndex((c) => moneyCell(c.text, hints) === null && /\p{L}/u.test(c.text));
+  if (first < 0) return [];
+  const out: string[] = [];
+  // OCR may split "Sub  total" into two chunks: the words up to the next number.
+  for (const chunk of line.chunks.slice(first)) {
+    if (moneyCell(chunk.text, hints) !== null || !/\p{L}/u.test(chunk.text)) break;
+    out.push(...chunk.folded.filter((w) => w !== ""));
+    if (out.length >= 4) break;
   }
-  return [];
+  return out;
 }
 
 type StopKind = "table" | "page" | null;
@@ -81,7 +88,8 @@ function headerCache(): (lines: readonly VisualLine[], i: number) => Header | nu
     if (line === undefined) return null;
     const cached = seen.get(line);
     if (cached !== undefined) return cached;
-    const header = readHeader(line, neighboursOf(lines, i));
+    const [above, below] = neighboursOf(lines, i);
+    const header = readHeaderBand(line, above, below);
     seen.set(line, header);
     return header;
   };
@@ -99,7 +107,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       if (header !== null) {
         first = header;
         pageIndex = p;
-        start = line.index + 1;
+        // A header over two lines ends at its lower line.
+        start = Math.max(line.index, header.line.index) + 1;
         break;
       }
     }
@@ -127,13 +136,16 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         break;
       }
       if (header !== null) {
-        columns = header.columns;
+        columns = keepColumns(columns, header.columns);
         inTable = true;
         headerSeen = true;
-        lastBottom = line.box.y1;
+        lastBottom = header.line.box.y1;
         pending = [];
+        i = Math.max(i, header.line.index);
         continue;
       }
+      // A line overlapping the header's band is part of it (a header cell OCR put on a line of its own).
+      if (headerSeen && pageRows === 0 && line.box.y0 < lastBottom - line.height * 0.3) continue;
       const cells = lineCells(line, columns, hints);
       const stop = stopOf(line, cells, hints);
       if (stop !== null) {
@@ -143,7 +155,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         pageEnd = stop;
         break;
       }
-      const amount = amountOf(cells, hints);
+      // An amount OCR could not read still makes a row when quantity, unit price and a description are there.
+      const amount = amountOf(cells, hints) ?? (inTable ? impliedAmount(cells, hints) : null);
       if (amount !== null && rows.length > 0 && indentedTotal(line, cells, columns, hints)) {
         pageEnd = "table";
         break;
@@ -156,7 +169,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           if (!/\p{L}/u.test(description) || !hasCents(cellText(cells, "amount"))) continue;
           inTable = true;
         } else if (pageRows > 0 && gap > line.height * 6) {
-          pageEnd = "gap";
+          pageEnd = footerOnly(lines, i) ? "page" : "gap";
           break;
         }
         stripPosition(cells, columns);
@@ -182,7 +195,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         continue;
       }
       if (pageRows > 0 && gap > line.height * 4) {
-        pageEnd = "gap";
+        pageEnd = footerOnly(lines, i) ? "page" : "gap";
         break;
       }
     }
@@ -195,16 +208,16 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
   return rows.length === 0 ? null : { header: first, rows };
 }
 
-/** The lines printed tight above and below a line: the rest of a header printed over several lines. */
-function neighboursOf(lines: readonly VisualLine[], i: number): VisualLine[] {
+/** The lines printed tight above and below a line (null where none): the rest of a header printed over several lines. */
+function neighboursOf(lines: readonly VisualLine[], i: number): [VisualLine | null, VisualLine | null] {
   const line = lines[i];
-  if (line === undefined) return [];
-  const out: VisualLine[] = [];
+  if (line === undefined) return [null, null];
   const above = lines[i - 1];
-  if (above !== undefined && line.box.y0 - above.box.y1 < line.height * 0.8) out.push(above);
   const below = lines[i + 1];
-  if (below !== undefined && below.box.y0 - line.box.y1 < line.height * 0.8) out.push(below);
-  return out;
+  return [
+    above !== undefined && line.box.y0 - above.box.y1 < line.height * 0.8 ? above : null,
+    below !== undefined && below.box.y0 - line.box.y1 < line.height * 0.8 ? below : null,
+  ];
 }
 
 /**
@@ -244,4 +257,61 @@ function sameTable(first: Header, other: Header): boolean {
   const roles = new Set(first.columns.map((c) => c.role));
   const shared = other.columns.filter((c) => roles.has(c.role)).length;
   return shared >= Math.min(3, roles.size) && other.columns.some((c) => c.role === "amount");
+}
+
+/** Quantity x unit price of a line with a description whose amount cell is missing or unreadable. */
+function impliedAmount(cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): string | null {
+  if (!/\p{L}{3}/u.test(cellText(cells, "description"))) return null;
+  const quantity = quantityCell(cellText(cells, "quantity"), hints);
+  const unitPrice = moneyCell(cellText(cells, "unitPrice"), hints);
+  if (quantity === null || unitPrice === null) return null;
+  return String(Number(quantity.quantity) * Number(unitPrice));
+}
+
+function chunkOf(words: Word[], folded: string[]): Chunk {
+  return { words, text: words.map((w) => w.text).join(" "), folded, box: boxOf(words) };
+}
+
+/**
+ * "1 Website maintenance" read as one chunk where a quantity or running-number column sits tight left of the
+ * description: the number under that column's header is its own cell.
+ */
+function splitLeadingNumber(chunk: Chunk, columns: readonly Column[]): Chunk[] {
+  const [first, second] = chunk.words;
+  if (first === undefined || second === undefined || !/^\d{1,4}(?:[.,]\d{1,3})?$/.test(first.text)) return [chunk];
+  if (!/^\p{L}/u.test(second.text)) return [chunk];
+  const centre = (first.box.x0 + first.box.x1) / 2;
+  const under = columns.find(
+    (c) => (c.role === "quantity" || c.role === "position") && centre >= c.x0 - 0.01 && centre <= c.x1 + 0.01,
+  );
+  if (under === undefined || second.box.x0 < under.x1) return [chunk];
+  // Only where the description column follows and the rest starts under it ("3 Piece" is a quantity and its unit).
+  const description = columns.find((c) => c.role === "description");
+  if (description === undefined || description.x0 < under.x1 - 0.02) return [chunk];
+  if (second.box.x0 > description.x1 + 0.02 || second.box.x0 < description.x0 - 0.03) return [chunk];
+  return [chunkOf([first], chunk.folded.slice(0, 1)), chunkOf(chunk.words.slice(1), chunk.folded.slice(1))];
+}
+
+/**
+ * Whether the lines from `from` on are only the page's foot (the bottom sixth: bank line, page number, company
+ * register): a table that stops at a gap above them runs on to the next page, header repeated or not.
+ */
+function footerOnly(lines: readonly VisualLine[], from: number): boolean {
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i];
+    if (line !== undefined && line.box.y0 < 5 / 6) return false;
+  }
+  return true;
+}
+
+/**
+ * The columns under a repeated header: its own, plus the earlier header's columns it does not name where nothing of
+ * it sits (a repeat OCR read worse loses no column).
+ */
+function keepColumns(earlier: readonly Column[], repeated: readonly Column[]): Column[] {
+  const roles = new Set(repeated.map((c) => c.role));
+  const kept = earlier.filter(
+    (c) => !roles.has(c.role) && !repeated.some((r) => Math.min(r.x1, c.x1) - Math.max(r.x0, c.x0) > 0),
+  );
+  return [...repeated, ...kept].sort((a, b) => a.x0 - b.x0);
 }

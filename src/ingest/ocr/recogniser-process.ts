@@ -1,5 +1,6 @@
 /**
- * Client of the line recogniser's process (recogniser-child.ts): forked on first use, one per thread, and reported
+ * Client of the recogniser's process (recogniser-child.ts), which reads lines and finds them on pages: forked on
+ * first use, one per thread, and reported
  * as an OCR child (child-processes.ts) so a processing pool that cuts a task kills it with the task's other
  * processes. A process that ends (killed with a cut task, crashed) fails what it was reading and is forked again for
  * the next line; one that cannot load its model, or ends before it has, stays failed (a missing file does not appear
@@ -9,7 +10,14 @@ import { type ChildProcess, fork } from "node:child_process";
 import { Socket } from "node:net";
 import { trackChild } from "./child-processes.js";
 import type { DecodedChar } from "./ctc.js";
-import type { LineReply, LineRequest, RecogniserStatus } from "./recogniser-protocol.js";
+import type { DetectedBox } from "./paddle-detect.js";
+import type {
+  DetectRequest,
+  LineRequest,
+  RecogniserReply,
+  RecogniserRequest,
+  RecogniserStatus,
+} from "./recogniser-protocol.js";
 
 /**
  * Under tsx (tests, `npm run docsift`) the module is a .ts file (whose URL, imported in a pool thread, carries tsx's
@@ -18,8 +26,9 @@ import type { LineReply, LineRequest, RecogniserStatus } from "./recogniser-prot
 const FROM_SOURCE = new URL(import.meta.url).pathname.endsWith(".ts");
 const CHILD_URL = new URL(`./recogniser-child.${FROM_SOURCE ? "ts" : "js"}`, import.meta.url);
 
+/** A request waiting for its reply (successful replies only reach `resolve`). */
 interface Pending {
-  resolve(reply: { chars: DecodedChar[]; steps: number }): void;
+  resolve(reply: Exclude<RecogniserReply, { error: string }>): void;
   reject(err: Error): void;
 }
 
@@ -32,6 +41,8 @@ interface Running {
 let running: Running | undefined;
 let loadFailure: Error | undefined;
 let nextId = 0;
+/** The process's CPU time as its latest reply gave it (ms; a new process starts again from 0). */
+let lastCpuMs = 0;
 
 function start(): Running {
   const execArgv = FROM_SOURCE ? ["--import", "tsx"] : [];
@@ -49,7 +60,7 @@ function start(): Running {
   const self: Running = { child, pending, ready: Promise.resolve() };
   let loaded = false;
   self.ready = new Promise<void>((resolve, reject) => {
-    child.on("message", (message: LineReply | RecogniserStatus) => {
+    child.on("message", (message: RecogniserReply | RecogniserStatus) => {
       if ("ready" in message) {
         loaded = true;
         if (pending.size === 0) child.channel?.unref();
@@ -62,8 +73,9 @@ function start(): Running {
       const waiting = pending.get(message.id);
       pending.delete(message.id);
       if (pending.size === 0) child.channel?.unref();
-      if ("error" in message) waiting?.reject(new Error(message.error));
-      else waiting?.resolve(message);
+      if ("error" in message) return waiting?.reject(new Error(message.error));
+      lastCpuMs = message.cpuMs;
+      waiting?.resolve(message);
     });
     child.once("exit", (code, signal) => {
       if (running === self) running = undefined;
@@ -85,23 +97,45 @@ function start(): Running {
   return self;
 }
 
-/** The characters the model reads in a line image (INPUT_HEIGHT rows of `width` grey pixels), by CTC time step. */
-export async function recogniseLine(
-  pixels: Uint8Array,
-  width: number,
-): Promise<{ chars: DecodedChar[]; steps: number }> {
+/** Sends `request` (its id given here) to the process, started if need be, and waits for its reply. */
+async function ask(request: Omit<LineRequest, "id"> | Omit<DetectRequest, "id">) {
   if (loadFailure) throw loadFailure;
   running ??= start();
   const { child, ready, pending } = running;
   await ready;
   const id = nextId++;
-  return new Promise((resolve, reject) => {
+  return new Promise<Exclude<RecogniserReply, { error: string }>>((resolve, reject) => {
     pending.set(id, { resolve, reject });
     child.channel?.ref();
-    child.send({ id, width, pixels } satisfies LineRequest, (err) => {
+    child.send({ ...request, id } as RecogniserRequest, (err) => {
       if (!err) return;
       pending.delete(id);
       reject(err);
     });
   });
+}
+
+/** The characters the model reads in a line image (INPUT_HEIGHT rows of `width` grey pixels), by CTC time step. */
+export async function recogniseLine(
+  pixels: Uint8Array,
+  width: number,
+): Promise<{ chars: DecodedChar[]; steps: number }> {
+  const reply = await ask({ kind: "line", width, pixels });
+  if (!("chars" in reply)) throw new Error("The recogniser answered a line with something else.");
+  return reply;
+}
+
+/** The text lines the detector finds on a page image (`width` x `height` grey pixels, sides multiples of 32). */
+export async function detectLines(pixels: Uint8Array, width: number, height: number): Promise<DetectedBox[]> {
+  const reply = await ask({ kind: "detect", width, height, pixels });
+  if (!("boxes" in reply)) throw new Error("The recogniser answered a page with something else.");
+  return reply.boxes;
+}
+
+/**
+ * CPU time (ms) the recogniser's process had used at its latest reply: benchmarks cost the work done there by
+ * the difference across a page read alone.
+ */
+export function recogniserCpuMs(): number {
+  return lastCpuMs;
 }

@@ -1,18 +1,41 @@
-/** The messages between the line recogniser's process (recogniser-child.ts) and its client (recogniser-process.ts). */
+/**
+ * The messages between the recogniser's process (recogniser-child.ts) and its client (recogniser-process.ts): line
+ * images to read (PP-OCRv4 rec), and page images to find text lines on (PP-OCRv4 det).
+ */
 import type { DecodedChar } from "./ctc.js";
+import type { DetectedBox } from "./paddle-detect.js";
 
 /** The model's input height (PP-OCRv3/v4 rec). */
 export const INPUT_HEIGHT = 48;
 
 /** A line image resized to INPUT_HEIGHT rows of `width` grey pixels. */
 export interface LineRequest {
+  kind: "line";
   id: number;
   width: number;
   pixels: Uint8Array;
 }
 
-/** The characters read off one LineRequest, or why it could not be read. */
-export type LineReply = { id: number; chars: DecodedChar[]; steps: number } | { id: number; error: string };
+/** A page image of `width` x `height` grey pixels (sides multiples of 32: paddle-detect.ts detectionSize). */
+export interface DetectRequest {
+  kind: "detect";
+  id: number;
+  width: number;
+  height: number;
+  pixels: Uint8Array;
+}
+
+export type RecogniserRequest = LineRequest | DetectRequest;
+
+/**
+ * What the process answers a request with, or why it could not; `cpuMs` is the process's CPU time (user + system)
+ * so far, which benchmarks read to cost the work done in it.
+ */
+export type LineReply =
+  | { id: number; chars: DecodedChar[]; steps: number; cpuMs: number }
+  | { id: number; error: string };
+export type DetectReply = { id: number; boxes: DetectedBox[]; cpuMs: number } | { id: number; error: string };
+export type RecogniserReply = LineReply | DetectReply;
 
 /** Sent once: the model is loaded and requests may come, or it could not be loaded and the process ends. */
 export type RecogniserStatus = { ready: true } | { failed: string };

@@ -1,9 +1,10 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { DocsiftError } from "../../domain/errors.js";
 import { trackChild } from "./child-processes.js";
 import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrResult, PAGE_SEGMENTATION_MODE } from "./engine.js";
+import { readInPageLanguage } from "./languages.js";
 import { parseTesseractTsv } from "./tsv.js";
 
 const BINARY = "tesseract";
@@ -21,24 +22,68 @@ export function tesseractOnPath(searchPath: string): boolean {
 }
 
 /**
- * The tesseract CLI, one process per page reading the PNG on stdin and writing TSV to stdout. It runs in this
- * process's environment (tesseract's own TESSDATA_PREFIX and the like pass on), plus OMP_THREAD_LIMIT=1: pages
- * already run in parallel, and tesseract's own OpenMP threads would only contend with them.
+ * Environment of every tesseract run, as the process has it at the time (PATH and TESSDATA_PREFIX may change), with
+ * OMP_THREAD_LIMIT=1 as pages already run in parallel (createTesseractCli).
+ */
+const tesseractEnv = (): NodeJS.ProcessEnv => ({ ...process.env, OMP_THREAD_LIMIT: "1" });
+
+/**
+ * The language models the binary has (`tesseract --list-langs`, asked once per engine and only when a page wants
+ * a second language); none when it cannot say, so pages then keep their English reading.
+ */
+export function installedLanguages(): Promise<ReadonlySet<string>> {
+  return new Promise((resolve) => {
+    execFile(BINARY, ["--list-langs"], { env: tesseractEnv(), timeout: 10_000 }, (err, stdout) => {
+      // The first line names the tessdata folder; each further line is one model.
+      resolve(
+        new Set(
+          err
+            ? []
+            : stdout
+                .split("\n")
+                .slice(1)
+                .map((l) => l.trim())
+                .filter(Boolean),
+        ),
+      );
+    });
+  });
+}
+
+/**
+ * The tesseract CLI, one process per reading with the page image on stdin and TSV on stdout; a page in another
+ * language than English is read twice (languages.ts). It runs in this process's environment (tesseract's own
+ * TESSDATA_PREFIX and the like pass on), plus OMP_THREAD_LIMIT=1: pages already run in parallel, and tesseract's own
+ * OpenMP threads would only contend with them.
  */
 export function createTesseractCli(pageTimeoutMs = DEFAULT_PAGE_TIMEOUT_MS): OcrEngine {
+  let languages: Promise<ReadonlySet<string>> | undefined;
   return {
     name: "tesseract-cli",
-    recognise: (image, signal) => runTesseract(image, pageTimeoutMs, signal),
+    recognise: (image, signal) =>
+      readInPageLanguage(
+        (models) => runTesseract(image, models, pageTimeoutMs, signal),
+        () => {
+          languages ??= installedLanguages();
+          return languages;
+        },
+      ),
   };
 }
 
-function runTesseract(image: Buffer, timeoutMs: number, signal?: AbortSignal): Promise<OcrResult> {
+/** One reading of a page image with the `-l` models given (`eng`, `deu+eng`). */
+export function runTesseract(
+  image: Buffer,
+  models: string,
+  timeoutMs = DEFAULT_PAGE_TIMEOUT_MS,
+  signal?: AbortSignal,
+): Promise<OcrResult> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const child = spawn(
       BINARY,
-      ["stdin", "stdout", "-l", "eng", "--psm", PAGE_SEGMENTATION_MODE, "-c", "tessedit_create_tsv=1"],
-      { env: { ...process.env, OMP_THREAD_LIMIT: "1" }, stdio: ["pipe", "pipe", "pipe"] },
+      ["stdin", "stdout", "-l", models, "--psm", PAGE_SEGMENTATION_MODE, "-c", "tessedit_create_tsv=1"],
+      { env: tesseractEnv(), stdio: ["pipe", "pipe", "pipe"] },
     );
     trackChild(child);
     const stdout: Buffer[] = [];

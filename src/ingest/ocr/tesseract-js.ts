@@ -1,22 +1,63 @@
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { createWorker, OEM, type PSM, type Worker } from "tesseract.js";
 import { DocsiftError } from "../../domain/errors.js";
 import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrResult, PAGE_SEGMENTATION_MODE } from "./engine.js";
+import { FIRST_PASS_LANGUAGE, readInPageLanguage, SECOND_PASS_LANGUAGES } from "./languages.js";
 import { parseTesseractTsv } from "./tsv.js";
 
-/** The bundled English model on local disk: with a local langPath and no cache, tesseract.js never fetches. */
-const ENG_DATA_PATH: string = (createRequire(import.meta.url)("@tesseract.js-data/eng") as { langPath: string })
-  .langPath;
+const require = createRequire(import.meta.url);
+
+/**
+ * The models npm ships (`@tesseract.js-data/<code>`, one package per language), by code: English is a dependency,
+ * the others are read when installed.
+ */
+function packagedModels(): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const code of [FIRST_PASS_LANGUAGE, ...SECOND_PASS_LANGUAGES]) {
+    try {
+      const { langPath } = require(`@tesseract.js-data/${code}`) as { langPath: string };
+      found.set(code, join(langPath, `${code}.traineddata.gz`));
+    } catch {
+      // Not installed: pages in that language keep their English reading.
+    }
+  }
+  return found;
+}
+
+const MODELS = packagedModels();
+const INSTALLED: Promise<ReadonlySet<string>> = Promise.resolve(new Set(MODELS.keys()));
+
+let modelFolder: string | undefined;
+
+/**
+ * tesseract.js reads every model of a worker from one folder while npm puts each language in its own package: a
+ * folder of links to the packaged files, made once per thread and removed when it exits. With a local folder and no
+ * cache, tesseract.js never fetches.
+ */
+function modelsFolder(): string {
+  if (modelFolder) return modelFolder;
+  const folder = mkdtempSync(join(tmpdir(), "docsift-tessdata-"));
+  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
+  for (const [code, file] of MODELS) symlinkSync(file, join(folder, `${code}.traineddata.gz`));
+  modelFolder = folder;
+  return folder;
+}
+
 /**
  * Workers take 1-2 s to start (WebAssembly + model), so they are kept between pages and documents and closed after
  * this long idle; callers that want to exit sooner (a CLI) call close().
  */
 const IDLE_CLOSE_MS = 30_000;
 
+/** The `-l` value each worker is initialised with: a page in another language re-initialises the one reading it. */
+const workerModels = new WeakMap<Worker, string>();
+
 async function startWorker(): Promise<Worker> {
-  const worker = await createWorker("eng", OEM.LSTM_ONLY, {
-    langPath: ENG_DATA_PATH,
+  const worker = await createWorker(FIRST_PASS_LANGUAGE, OEM.LSTM_ONLY, {
+    langPath: modelsFolder(),
     cacheMethod: "none",
     gzip: true,
     // Without a handler tesseract.js also throws a failed job's error from its message listener (an uncaught
@@ -24,12 +65,22 @@ async function startWorker(): Promise<Worker> {
     errorHandler: () => undefined,
   });
   await worker.setParameters({ tessedit_pageseg_mode: PAGE_SEGMENTATION_MODE as PSM });
+  workerModels.set(worker, FIRST_PASS_LANGUAGE);
   return worker;
+}
+
+/** `worker` reading with `models`, re-initialised when it last read with others (the page segmentation stays). */
+async function useModels(worker: Worker, models: string): Promise<void> {
+  if (workerModels.get(worker) === models) return;
+  await worker.reinitialize(models, OEM.LSTM_ONLY);
+  await worker.setParameters({ tessedit_pageseg_mode: PAGE_SEGMENTATION_MODE as PSM });
+  workerModels.set(worker, models);
 }
 
 /**
  * tesseract.js (WebAssembly in worker threads): the fallback when the tesseract binary is absent, 1.6-2x slower.
  * At most one worker per core; a page over its time limit has its worker terminated (the only way to stop it).
+ * Pages in another language are read twice, as with the CLI (languages.ts), with the models npm ships.
  */
 export function createTesseractJs(pageTimeoutMs = DEFAULT_PAGE_TIMEOUT_MS): OcrEngine {
   const maxWorkers = availableParallelism();
@@ -82,7 +133,7 @@ export function createTesseractJs(pageTimeoutMs = DEFAULT_PAGE_TIMEOUT_MS): OcrE
     else live--;
   };
 
-  const recognise = async (image: Buffer, signal?: AbortSignal): Promise<OcrResult> => {
+  const read = async (image: Buffer, models: string, signal?: AbortSignal): Promise<OcrResult> => {
     signal?.throwIfAborted();
     const worker = await acquire();
     const timeoutMs = pageTimeoutMs;
@@ -97,7 +148,8 @@ export function createTesseractJs(pageTimeoutMs = DEFAULT_PAGE_TIMEOUT_MS): OcrE
       signal?.addEventListener("abort", onAbort, { once: true });
     });
     try {
-      const result = await Promise.race([worker.recognize(image, {}, { tsv: true, text: false }), stopped]);
+      const reading = useModels(worker, models).then(() => worker.recognize(image, {}, { tsv: true, text: false }));
+      const result = await Promise.race([reading, stopped]);
       release(worker);
       return parseTesseractTsv(result.data.tsv ?? "");
     } catch (err) {
@@ -110,6 +162,12 @@ export function createTesseractJs(pageTimeoutMs = DEFAULT_PAGE_TIMEOUT_MS): OcrE
       if (onAbort) signal?.removeEventListener("abort", onAbort);
     }
   };
+
+  const recognise = (image: Buffer, signal?: AbortSignal): Promise<OcrResult> =>
+    readInPageLanguage(
+      (models) => read(image, models, signal),
+      () => INSTALLED,
+    );
 
   return { name: "tesseract-js", recognise, close: closeIdle };
 }

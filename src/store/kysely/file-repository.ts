@@ -10,11 +10,13 @@ import type { ErrorBody } from "../../domain/errors.js";
 import type { FileStatus, Results } from "../../domain/result.js";
 import { planFromStored, storedOptions } from "../../domain/stored-workflow-plan.js";
 import { decodeTags } from "../../domain/tags.js";
+import { failedEvents, finalisedEvents } from "../../webhooks/events.js";
 import type { FileRecord, FileRepository } from "../types.js";
 import { type DialectCodec, orNull } from "./codec.js";
+import { type OutboxSignal, writeEvents } from "./outbox.js";
 import type { FilesTable, StoreDatabase } from "./schema.js";
 
-export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): FileRepository {
+export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec, outbox: OutboxSignal): FileRepository {
   const toFile = (row: Selectable<FilesTable>): FileRecord => ({
     id: row.id,
     tenantId: row.tenant_id,
@@ -129,28 +131,39 @@ export function fileRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
       return rows.map((r) => r.id);
     },
     async finalise(id, results, at) {
-      await db.transaction().execute(async (trx) => {
+      const events = await db.transaction().execute(async (trx) => {
         const inserted = await trx
           .insertInto("results")
           .values({ file_id: id, body: JSON.stringify(results), created_at: at })
           .onConflict((oc) => oc.column("file_id").doNothing())
           .returning("file_id")
           .executeTakeFirst();
-        if (!inserted) return;
-        await trx
+        if (!inserted) return 0;
+        const file = await trx
           .updateTable("files")
           .set({ status: "FINALISED", finished_at: at, error: null })
           .where("id", "=", id)
-          .execute();
+          .returning(["tenant_id", "workflow"])
+          .executeTakeFirst();
+        if (!file) return 0;
+        // The webhook events commit with the result, or not at all.
+        const finalised = { tenantId: file.tenant_id, fileId: id, workflow: file.workflow, results };
+        return writeEvents(trx, finalisedEvents(finalised, at), at);
       });
+      if (events > 0) outbox.written();
     },
     async fail(id, error, at) {
-      await db
-        .updateTable("files")
-        .set({ status: "FAILED", finished_at: at, error: JSON.stringify(error) })
-        .where("id", "=", id)
-        .where("status", "!=", "FINALISED")
-        .execute();
+      const events = await db.transaction().execute(async (trx) => {
+        const file = await trx
+          .updateTable("files")
+          .set({ status: "FAILED", finished_at: at, error: JSON.stringify(error) })
+          .where("id", "=", id)
+          .where("status", "!=", "FINALISED")
+          .returning("tenant_id")
+          .executeTakeFirst();
+        return file ? writeEvents(trx, failedEvents(file.tenant_id, id, error, at), at) : 0;
+      });
+      if (events > 0) outbox.written();
     },
     async getWithResults(tenantId, id) {
       const row = await db

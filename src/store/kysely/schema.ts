@@ -101,6 +101,50 @@ export interface SigningKeysTable {
   retired_at: NullableTimestamp;
 }
 
+/** A tenant's webhook endpoints (migration 0009; webhook-repository.ts). The secrets are sealed. */
+export interface WebhooksTable {
+  id: string;
+  tenant_id: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  description: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: NullableTimestamp;
+  /** 1 or 0 (an integer in both dialects). */
+  enabled: number;
+  disabled_reason: string | null;
+  failing_since: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The outbox and delivery queue: one row per event and endpoint (migration 0009; outbox.ts). */
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  event_id: string;
+  webhook_id: string;
+  tenant_id: string;
+  file_id: string;
+  type: string;
+  /** The JSON body as sent, byte for byte (signatures cover it). */
+  payload: string;
+  status: string;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  next_attempt_at: Timestamp;
+  /** Start of the retry window: the event's time, or a manual retry's. */
+  window_start: Timestamp;
+  lease_until: NullableTimestamp;
+  /** First attempt of the current retry window. */
+  first_attempt_at: NullableTimestamp;
+  last_attempt_at: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: NullableTimestamp;
+}
+
 export interface StoreDatabase {
   tenants: TenantsTable;
   clients: ClientsTable;
@@ -109,4 +153,6 @@ export interface StoreDatabase {
   tasks: TasksTable;
   bootstrap: BootstrapTable;
   signing_keys: SigningKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

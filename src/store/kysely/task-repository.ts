@@ -7,11 +7,13 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Results } from "../../domain/result.js";
 import type { Breach, Correction } from "../../domain/validation.js";
+import { taskCreatedEvents, taskOpenedEvents, taskResolvedEvents } from "../../webhooks/events.js";
 import type { TaskRecord, TaskRepository, TaskStatus } from "../types.js";
 import { type DialectCodec, orNull } from "./codec.js";
+import { type OutboxSignal, writeEvents } from "./outbox.js";
 import type { StoreDatabase, TasksTable } from "./schema.js";
 
-export function taskRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): TaskRepository {
+export function taskRepository(db: Kysely<StoreDatabase>, codec: DialectCodec, outbox: OutboxSignal): TaskRepository {
   const toTask = (row: Selectable<TasksTable>): TaskRecord => ({
     id: row.id,
     tenantId: row.tenant_id,
@@ -31,28 +33,34 @@ export function taskRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
 
   return {
     async create(task) {
-      const row = await db
-        .insertInto("tasks")
-        .values({
-          id: task.id,
-          tenant_id: task.tenantId,
-          file_id: task.fileId,
-          field_set: task.fieldSet,
-          status: task.status,
-          priority: task.priority,
-          breaches: JSON.stringify(task.breaches),
-          predicted: JSON.stringify(task.predicted),
-          file_name: task.fileName,
-          page_count: task.pageCount,
-          created_at: task.createdAt,
-          resolved_at: null,
-          resolved_by: null,
-          corrections: null,
-        })
-        .onConflict((oc) => oc.columns(["file_id", "field_set"]).doNothing())
-        .returning("id")
-        .executeTakeFirst();
-      return row !== undefined;
+      const created = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto("tasks")
+          .values({
+            id: task.id,
+            tenant_id: task.tenantId,
+            file_id: task.fileId,
+            field_set: task.fieldSet,
+            status: task.status,
+            priority: task.priority,
+            breaches: JSON.stringify(task.breaches),
+            predicted: JSON.stringify(task.predicted),
+            file_name: task.fileName,
+            page_count: task.pageCount,
+            created_at: task.createdAt,
+            resolved_at: null,
+            resolved_by: null,
+            corrections: null,
+          })
+          .onConflict((oc) => oc.columns(["file_id", "field_set"]).doNothing())
+          .returning("id")
+          .executeTakeFirst();
+        if (!row) return undefined;
+        const record = { ...task, resolvedAt: null, resolvedBy: null, corrections: null };
+        return writeEvents(trx, taskCreatedEvents(record, task.createdAt), task.createdAt);
+      });
+      if (created) outbox.written();
+      return created !== undefined;
     },
     async get(tenantId, id) {
       const mine = db.selectFrom("tasks").selectAll().where("tenant_id", "=", tenantId);
@@ -86,18 +94,25 @@ export function taskRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
     },
     async submit(tenantId, id) {
       // Conditional on `draft`, like resolve: a task resolved or submitted meanwhile is left alone.
-      const row = await db
-        .updateTable("tasks")
-        .set({ status: "open" })
-        .where("id", "=", id)
-        .where("tenant_id", "=", tenantId)
-        .where("status", "=", "draft")
-        .returningAll()
-        .executeTakeFirst();
-      return row && toTask(row);
+      const { task, events } = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable("tasks")
+          .set({ status: "open" })
+          .where("id", "=", id)
+          .where("tenant_id", "=", tenantId)
+          .where("status", "=", "draft")
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return { task: undefined, events: 0 };
+        const opened = toTask(row);
+        const at = new Date().toISOString();
+        return { task: opened, events: await writeEvents(trx, taskOpenedEvents(opened, at), at) };
+      });
+      if (events > 0) outbox.written();
+      return task;
     },
     async resolve(tenantId, id, resolution) {
-      return db.transaction().execute(async (trx) => {
+      const { task, events } = await db.transaction().execute(async (trx) => {
         const row = await trx
           .updateTable("tasks")
           .set({
@@ -111,7 +126,7 @@ export function taskRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
           .where("status", "!=", "resolved")
           .returningAll()
           .executeTakeFirst();
-        if (!row) return undefined;
+        if (!row) return { task: undefined, events: 0 };
         // The reviewed results replace whatever the file had: unlike a re-delivered job, a resolution is new content.
         const body = JSON.stringify(resolution.results);
         await trx
@@ -119,13 +134,24 @@ export function taskRepository(db: Kysely<StoreDatabase>, codec: DialectCodec): 
           .values({ file_id: row.file_id, body, created_at: resolution.at })
           .onConflict((oc) => oc.column("file_id").doUpdateSet({ body, created_at: resolution.at }))
           .execute();
-        await trx
+        const file = await trx
           .updateTable("files")
           .set({ status: "FINALISED", finished_at: resolution.at, error: null })
           .where("id", "=", row.file_id)
-          .execute();
-        return toTask(row);
+          .returning("workflow")
+          .executeTakeFirst();
+        const resolved = toTask(row);
+        const finalised = {
+          tenantId,
+          fileId: resolved.fileId,
+          workflow: file?.workflow ?? "validate",
+          results: resolution.results,
+        };
+        const at = resolution.at;
+        return { task: resolved, events: await writeEvents(trx, taskResolvedEvents(resolved, finalised, at), at) };
       });
+      if (events > 0) outbox.written();
+      return task;
     },
   };
 }

@@ -137,6 +137,65 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0009_webhooks": {
+    async up(db: Kysely<unknown>) {
+      // A tenant's webhook endpoints. The signing secrets are sealed (webhooks/secret.ts); during a rotation's grace
+      // period the previous one signs too. `events` is the JSON array of the event types subscribed.
+      await db.schema
+        .createTable("webhooks")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("tenant_id", "text", (c) => c.notNull().references("tenants.id"))
+        .addColumn("url", "text", (c) => c.notNull())
+        .addColumn("events", "text", (c) => c.notNull())
+        .addColumn("description", "text")
+        .addColumn("secret", "text", (c) => c.notNull())
+        .addColumn("previous_secret", "text")
+        .addColumn("previous_secret_until", "text")
+        .addColumn("enabled", "integer", (c) => c.notNull().defaultTo(1))
+        .addColumn("disabled_reason", "text")
+        .addColumn("failing_since", "text")
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("updated_at", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("webhooks_tenant").on("webhooks").columns(["tenant_id", "created_at"]).execute();
+      // The outbox: one row per event and endpoint, written in the transaction of the state change it reports, and
+      // the delivery queue itself (claimed with a lease, retried on a schedule). `seq` orders the events of a file.
+      // No foreign key to files: an event outlives the file it reports (a deleted file's last events still go).
+      await db.schema
+        .createTable("webhook_deliveries")
+        .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+        .addColumn("event_id", "text", (c) => c.notNull())
+        .addColumn("webhook_id", "text", (c) => c.notNull().references("webhooks.id"))
+        .addColumn("tenant_id", "text", (c) => c.notNull())
+        .addColumn("file_id", "text", (c) => c.notNull())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("payload", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("created_at", "text", (c) => c.notNull())
+        .addColumn("next_attempt_at", "text", (c) => c.notNull())
+        .addColumn("window_start", "text", (c) => c.notNull())
+        .addColumn("lease_until", "text")
+        .addColumn("first_attempt_at", "text")
+        .addColumn("last_attempt_at", "text")
+        .addColumn("last_status_code", "integer")
+        .addColumn("last_error", "text")
+        .addColumn("delivered_at", "text")
+        .execute();
+      // What is due, and the head of each endpoint's per-file order: partial, so delivered rows cost nothing.
+      await sql`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`.execute(
+        db,
+      );
+      await sql`CREATE INDEX webhook_deliveries_order ON webhook_deliveries (webhook_id, file_id, seq) WHERE status = 'pending'`.execute(
+        db,
+      );
+      await db.schema
+        .createIndex("webhook_deliveries_log")
+        .on("webhook_deliveries")
+        .columns(["webhook_id", "seq"])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,7 +1,7 @@
 /** What the main thread asks a processing thread to do, and what comes back. Plain, structured-clone-able data. */
 import type { Selection } from "../../catalog/lookup.js";
 import type { FileFormat } from "../../document/model.js";
-import type { Field, ResultWarning } from "../../domain/result.js";
+import type { ExtractedField, ResultWarning } from "../../domain/result.js";
 import type { OcrSettings } from "../../ingest/ocr/factory.js";
 import type { WorkerPool } from "./worker-pool.js";
 
@@ -28,7 +28,7 @@ export interface SplitChild {
 }
 
 export type ProcessingResult =
-  | { kind: "predict"; fields: Field[]; warnings: ResultWarning[] }
+  | { kind: "predict"; fields: ExtractedField[]; warnings: ResultWarning[] }
   | { kind: "render"; png: Uint8Array }
   | { kind: "split"; children: SplitChild[] }
   | { kind: "inspect"; type: FileFormat; pageCount: number };

@@ -9,7 +9,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { resolveFields } from "../../catalog/lookup.js";
 import { DocsiftError } from "../../domain/errors.js";
 import { applyEInvoice } from "../../einvoice/index.js";
-import { extract } from "../../extract/index.js";
+import { extractResult } from "../../extract/index.js";
 import { ingest, inspect, onChildProcess, readAttachments, renderPage } from "../../ingest/index.js";
 import type { OcrEngine } from "../../ingest/ocr/engine.js";
 import { createDefaultOcrEngine, defaultOcrEngine } from "../../ingest/ocr/factory.js";
@@ -64,7 +64,7 @@ async function perform(
   const document = await ingest(task.bytes, options);
   const locale = task.locale ?? undefined;
   const attachments = await readAttachments(task.bytes);
-  const extracted = applyEInvoice(document, attachments, extract(document, fields, { locale }), { locale });
+  const extracted = applyEInvoice(document, attachments, extractResult(document, fields, { locale }), { locale });
   // Pages ingest could not read come first: they are why fields may be missing.
   const warnings = [...(document.warnings ?? []), ...extracted.warnings];
   return { kind: "predict", fields: withRawText(document, extracted.fields), warnings };

@@ -1,0 +1,259 @@
+/**
+ * A subscription/SaaS invoice or payment receipt, the layouts issue #15 saw fail: the bill-to block first (top left),
+ * the seller named only in a legal line in the footer, beside "Invoice from", or only by the domain of its e-mail
+ * address; a billing period and a "next billing" date beside the issue date; a payment line and "Amount due 0.00" on
+ * payment receipts; subscription line items. Facts come from the InvoiceData; what differs from its usual labels
+ * (the seller's name when only a domain is printed, the amount due of a paid invoice) is returned with the page.
+ */
+import type { PDFDocument } from "pdf-lib";
+import { addDays, type CalendarDate, chooseDateWriter, isoDate, writeDate, writeMoney } from "./format.js";
+import type { InvoiceData } from "./invoice-data.js";
+import type { Rng } from "./prng.js";
+import { embedFamily, Sheet } from "./sheet.js";
+
+type Lang = "en" | "de" | "fr";
+
+const WORDS: Record<
+  Lang,
+  {
+    invoice: string;
+    receipt: string;
+    billTo: readonly string[];
+    from: string;
+    number: string;
+    date: string;
+    due: string;
+    period: string;
+    next: string;
+    subtotal: string;
+    tax: string;
+    total: string;
+    paid: string;
+    amountDue: string;
+    vat: string;
+  }
+> = {
+  en: {
+    invoice: "Invoice",
+    receipt: "Receipt",
+    billTo: ["Bill to", "Billed to", "Billing contact", "Customer", "Client"],
+    from: "Invoice from",
+    number: "Invoice number",
+    date: "Date of issue",
+    due: "Date due",
+    period: "Billing period",
+    next: "Next billing date",
+    subtotal: "Subtotal",
+    tax: "Tax",
+    total: "Total",
+    paid: "Amount paid",
+    amountDue: "Amount due",
+    vat: "VAT",
+  },
+  de: {
+    invoice: "Rechnung",
+    receipt: "Zahlungsbeleg",
+    billTo: ["Rechnungsempfänger", "Kunde", "Rechnung an"],
+    from: "Rechnungssteller",
+    number: "Rechnungsnummer",
+    date: "Rechnungsdatum",
+    due: "Fällig am",
+    period: "Abrechnungszeitraum",
+    next: "Nächste Abrechnung",
+    subtotal: "Zwischensumme",
+    tax: "MwSt.",
+    total: "Gesamtbetrag",
+    paid: "Bezahlt",
+    amountDue: "Offener Betrag",
+    vat: "USt-IdNr.",
+  },
+  fr: {
+    invoice: "Facture",
+    receipt: "Reçu",
+    billTo: ["Facturé à", "Client"],
+    from: "Émetteur",
+    number: "Numéro de facture",
+    date: "Date d'émission",
+    due: "Date d'échéance",
+    period: "Période de facturation",
+    next: "Prochaine facturation",
+    subtotal: "Sous-total",
+    tax: "TVA",
+    total: "Total",
+    paid: "Montant payé",
+    amountDue: "Montant dû",
+    vat: "N° TVA",
+  },
+};
+
+export type SellerShown = "footer" | "from" | "domain";
+
+export interface SaasRendering {
+  pages: number;
+  /** The seller's name label: its printed name, or the domain when only that is printed. */
+  supplierName: string;
+  /** The amount due printed (0 on a payment receipt), or null when none is. */
+  amountDueCents: number | null;
+  seller: SellerShown;
+}
+
+function domainOf(name: string): string {
+  const stem = name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^\p{L}\p{N} ]/gu, "")
+    .split(" ")
+    .filter((w) => !/^(gmbh|ag|ltd|pty|inc|llc|sarl|sas|sa|bv|kg|co|plc)$/.test(w))
+    .slice(0, 2)
+    .join("");
+  return `${stem || "seller"}.io`;
+}
+
+function addMonths(date: CalendarDate, months: number): CalendarDate {
+  const m = date.m - 1 + months;
+  const year = date.y + Math.floor(m / 12);
+  return { y: year, m: (((m % 12) + 12) % 12) + 1, d: Math.min(date.d, 28) };
+}
+
+export async function renderSaas(doc: PDFDocument, data: InvoiceData, rng: Rng): Promise<SaasRendering> {
+  const lang: Lang = data.locale.lang === "de" || data.locale.lang === "fr" ? data.locale.lang : "en";
+  const w = WORDS[lang];
+  const [width, height] = data.locale.paper === "A4" ? [595.28, 841.89] : [612, 792];
+  const sheet = new Sheet(doc, width, height, await embedFamily(doc, rng.chance(0.7) ? "Helvetica" : "Times"));
+  const size = rng.float(8.5, 10);
+  const line = size * 1.45;
+  const margin = rng.float(40, 56);
+  const right = width / 2 + 20;
+  const dates = chooseDateWriter(rng, data.locale, false);
+  const date = (d: CalendarDate) => writeDate(d, dates, data.locale);
+  const numberStyle = rng.pick(data.locale.numberStyles);
+  const money = (cents: number) =>
+    writeMoney(
+      cents,
+      numberStyle,
+      data.locale.currencySymbol ? "symbol" : "code-after",
+      data.locale,
+      data.locale.currency,
+    );
+  const seller = rng.weighted<SellerShown>([
+    ["footer", 3],
+    ["from", 2],
+    ["domain", 2],
+  ]);
+  const paidReceipt = rng.chance(0.35);
+  const domain = domainOf(data.supplier.name);
+  let top = margin;
+
+  sheet.text(paidReceipt ? w.receipt : w.invoice, margin, top, { size: size * 1.9, bold: true });
+  top += size * 3;
+  // Bill-to block first, top left; invoice facts top right.
+  const billTo = rng.pick(w.billTo);
+  const facts: Array<[string, string]> = [
+    [w.number, data.number],
+    [w.date, date(data.issueDate)],
+  ];
+  if (data.dueDate && !paidReceipt) facts.push([w.due, date(data.dueDate)]);
+  sheet.text(billTo, margin, top, { size, bold: true });
+  facts.forEach(([label, value], i) => {
+    sheet.text(label, right, top + i * line, { size });
+    sheet.text(value, width - margin, top + i * line, { size, align: "right" });
+  });
+  top += line;
+  for (const text of [data.customer.name, ...data.customer.addressLines]) {
+    sheet.text(text, margin, top, { size });
+    top += line;
+  }
+  if (rng.chance(0.5)) {
+    sheet.text(`billing@${domainOf(data.customer.name).replace(/\.io$/, ".example")}`, margin, top, { size });
+    top += line;
+  }
+  top = Math.max(top, margin + size * 3 + facts.length * line) + line;
+  if (seller === "from") {
+    sheet.text(w.from, right, top - line * 0.2, { size, bold: true });
+    let y = top + line;
+    for (const text of [data.supplier.name, ...data.supplier.addressLines]) {
+      sheet.text(text, right, y, { size });
+      y += line;
+    }
+    top = y + line;
+  }
+
+  // Billing period and subscription lines.
+  const periodStart = addMonths(data.issueDate, -1);
+  const periodEnd = addDays(data.issueDate, -1);
+  if (rng.chance(0.7)) {
+    sheet.text(`${w.period} ${date(periodStart)} - ${date(periodEnd)}`, margin, top, { size });
+    top += line * 1.6;
+  }
+  for (const item of data.items.slice(0, 6)) {
+    sheet.text(item.description, margin, top, { size });
+    sheet.text(`${date(periodStart)} - ${date(periodEnd)}`, margin, top + line, { size: size * 0.85, grey: 0.4 });
+    sheet.text(String(item.qty), width * 0.62, top, { size, align: "right" });
+    sheet.text(money(item.amountCents), width - margin, top, { size, align: "right" });
+    top += line * 2.2;
+  }
+  top += line;
+  // Totals: the items shown are the invoice's (subtotal, tax and total are the data's).
+  const rows: Array<[string, number]> = [
+    [w.subtotal, data.subtotalCents],
+    [`${w.tax} (${data.taxRate}%)`, data.taxCents],
+    [w.total, data.totalCents],
+  ];
+  let amountDueCents: number | null = data.amountDueCents;
+  if (paidReceipt) {
+    rows.push([w.paid, data.totalCents]);
+    rows.push([w.amountDue, 0]);
+    amountDueCents = 0;
+  } else if (amountDueCents !== null) rows.push([w.amountDue, amountDueCents]);
+  for (const [label, cents] of rows) {
+    sheet.text(label, right, top, { size, bold: label === w.total });
+    sheet.text(money(cents), width - margin, top, { size, align: "right", bold: label === w.total });
+    top += line;
+  }
+  if (!paidReceipt && rng.chance(0.6)) {
+    top += line;
+    sheet.text(`${w.next} ${date(addMonths(data.issueDate, 1))}`, margin, top, { size });
+  }
+
+  // Footer: contact by e-mail; the legal line when the seller is named there.
+  const footerTop = height - margin - 2 * line;
+  sheet.text(`support@${domain}`, margin, footerTop, { size: size * 0.85, grey: 0.3 });
+  if (seller === "footer") {
+    const ids = data.supplierTaxId ? `, ${w.vat} ${data.supplierTaxId}` : "";
+    sheet.text(`${data.supplier.name}${ids}, ${data.supplier.addressLines.join(", ")}`, margin, footerTop + line, {
+      size: size * 0.8,
+      grey: 0.3,
+    });
+  }
+  return {
+    pages: sheet.pages.length,
+    supplierName: seller === "domain" ? domain : data.supplier.name,
+    amountDueCents,
+    seller,
+  };
+}
+
+/** Labels of a SaaS rendering: the invoice's, adjusted to what the page prints. */
+export function saasLabels(
+  base: Record<string, unknown>,
+  data: InvoiceData,
+  rendering: SaasRendering,
+  amount: (cents: number) => string,
+): Record<string, unknown> {
+  const labels: Record<string, unknown> = { ...base, "supplier.name": rendering.supplierName };
+  // Addresses and payment details are not printed in these layouts (the footer's address is not a block).
+  delete labels["supplier.address"];
+  delete labels["payment.iban"];
+  delete labels["payment.bic"];
+  delete labels["payment.bsb"];
+  delete labels["payment.accountNo"];
+  delete labels["payment.reference"];
+  delete labels["invoice.purchaseOrderNo"];
+  delete labels["invoice.lineItems"];
+  if (rendering.seller !== "footer" || !data.supplierTaxId) delete labels["supplier.taxId"];
+  if (rendering.amountDueCents === null) delete labels["invoice.amountDue"];
+  else labels["invoice.amountDue"] = amount(rendering.amountDueCents);
+  if (rendering.amountDueCents === 0 || !data.dueDate) delete labels["invoice.dueDate"];
+  labels["invoice.date"] = isoDate(data.issueDate);
+  return labels;
+}

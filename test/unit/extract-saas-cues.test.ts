@@ -1,0 +1,243 @@
+/**
+ * General cues for subscription/SaaS invoices (issue #15 items 2-4): the customer side after "Bill to"/"Billing
+ * contact", the seller from its legal line or footer (never the customer), a printed amount due over arithmetic,
+ * "Total for this invoice" over per-service charges, billing-period and next-billing dates not the issue date.
+ * Documents are generated here (a text layer of rows), not taken from any corpus.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { resolveFields } from "../../src/catalog/lookup.js";
+import type { Document } from "../../src/document/model.js";
+import { extract } from "../../src/extract/index.js";
+import { type ReceiptRow, receipt } from "../helpers/receipt-document.js";
+
+function fields(document: Document): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const f of extract(document, resolveFields({ products: ["invoices"] }))) {
+    out.set(f.name, typeof f.value === "string" ? f.value : null);
+  }
+  return out;
+}
+
+/** A text-layer page of rows (no OCR doubt). */
+const page = (rows: ReceiptRow[]): Document => {
+  const document = receipt(rows, 1);
+  for (const p of document.pages) {
+    p.source = "text";
+    for (const w of p.words) w.source = "text";
+  }
+  return { ...document, type: "pdf" };
+};
+
+describe("parties on invoices that open with the bill-to block", () => {
+  it("takes the seller from its legal line in the footer, the customer from the bill-to block", () => {
+    const got = fields(
+      page([
+        [["INVOICE", 20]],
+        [
+          ["Bill to", 20],
+          ["Invoice number 2024-0117", 220],
+        ],
+        [
+          ["Harbour Dental Group", 20],
+          ["Date of issue March 3, 2024", 220],
+        ],
+        [["14 Quay Street", 20]],
+        [["Sydney NSW 2000", 20]],
+        [
+          ["Professional plan", 20],
+          ["$90.00", 320],
+        ],
+        [
+          ["Total", 20],
+          ["$99.00", 320],
+        ],
+        [
+          ["Amount due", 20],
+          ["$99.00", 320],
+        ],
+        [["Questions? billing@lumenworks.io", 20]],
+        [["Lumenworks Pty Ltd, ABN 51 824 753 556, Level 2 8 Pitt St Sydney", 20]],
+      ]),
+    );
+    assert.equal(got.get("customer.name"), "Harbour Dental Group");
+    assert.equal(got.get("supplier.name"), "Lumenworks Pty Ltd");
+  });
+
+  it("reads the customer after 'Billing contact' and never answers the customer as the supplier", () => {
+    const got = fields(
+      page([
+        [["Receipt for invoice 8812", 20]],
+        [
+          ["Billing contact", 20],
+          ["Invoice date 2024-05-02", 220],
+        ],
+        [["Marta Jensen Design", 20]],
+        [["marta@jensen.example", 20]],
+        [
+          ["Total", 20],
+          ["$12.00", 320],
+        ],
+        [
+          ["Amount due", 20],
+          ["$12.00", 320],
+        ],
+      ]),
+    );
+    assert.equal(got.get("customer.name"), "Marta Jensen Design");
+    assert.notEqual(got.get("supplier.name"), "Marta Jensen Design");
+  });
+});
+
+describe("a seller named only by its domain", () => {
+  const rows = (footer: string): ReceiptRow[] => [
+    [["Invoice", 20]],
+    [
+      ["Billed to", 20],
+      ["Invoice number 4410", 220],
+    ],
+    [
+      ["Harbour Dental Group", 20],
+      ["Date of issue 2024-03-03", 220],
+    ],
+    [["14 Quay Street", 20]],
+    [["Sydney NSW 2000", 20]],
+    [["accounts@harbourdental.example", 20]],
+    [
+      ["Delivery charge", 20],
+      ["$9.00", 320],
+    ],
+    [
+      ["Total", 20],
+      ["$99.00", 320],
+    ],
+    [[footer, 20]],
+  ];
+
+  it("answers the domain of the seller's e-mail, not a line item or the customer's domain", () => {
+    const got = fields(page(rows("support@lumenworks.io")));
+    assert.equal(got.get("supplier.name"), "lumenworks.io");
+    assert.equal(got.get("customer.name"), "Harbour Dental Group");
+  });
+
+  it("takes the printed name the domain spells, with its legal form", () => {
+    const got = fields(
+      page([...rows("www.lumenworks.io"), [["Lumen Works GmbH & Co. KG - Hauptstr. 4 - Berlin", 20]]]),
+    );
+    assert.equal(got.get("supplier.name"), "Lumen Works GmbH & Co. KG");
+  });
+});
+
+describe("totals and amounts due", () => {
+  it("answers the printed amount due of a paid invoice, not the arithmetic", () => {
+    const got = fields(
+      page([
+        [
+          ["Invoice 5531", 20],
+          ["Date 2024-02-01", 220],
+        ],
+        [["$144.00 due February 1, 2024", 20]],
+        [
+          ["Team plan (12 seats)", 20],
+          ["$144.00", 320],
+        ],
+        [
+          ["Subtotal", 20],
+          ["$144.00", 320],
+        ],
+        [
+          ["Total", 20],
+          ["$144.00", 320],
+        ],
+        [
+          ["Amount paid", 20],
+          ["$144.00", 320],
+        ],
+        [
+          ["Amount due", 20],
+          ["$0.00", 320],
+        ],
+      ]),
+    );
+    assert.equal(got.get("invoice.amountDue"), "0.00");
+    assert.equal(got.get("invoice.total"), "144.00");
+  });
+
+  it("does not take a payment line as the subtotal", () => {
+    const got = fields(
+      page([
+        [
+          ["Invoice 5532", 20],
+          ["Date 2024-02-01", 220],
+        ],
+        [
+          ["Team plan (12 seats)", 20],
+          ["$144.00", 320],
+        ],
+        [
+          ["Total", 20],
+          ["$144.00", 320],
+        ],
+        [
+          ["Payments", 20],
+          ["($144.00)", 320],
+        ],
+        [
+          ["Amount due", 20],
+          ["$0.00", 320],
+        ],
+      ]),
+    );
+    assert.notEqual(got.get("invoice.subtotal"), "-144.00");
+    assert.equal(got.get("invoice.amountDue"), "0.00");
+  });
+
+  it("prefers 'Total for this invoice' over the per-service charges below it", () => {
+    const got = fields(
+      page([
+        [
+          ["Invoice 77-2", 20],
+          ["Date 2024-04-01", 220],
+        ],
+        [
+          ["Total for this invoice", 20],
+          ["$4.11", 320],
+        ],
+        [["Summary by service", 20]],
+        [
+          ["Compute total", 20],
+          ["$4.10", 320],
+        ],
+        [
+          ["Storage total", 20],
+          ["$0.01", 320],
+        ],
+      ]),
+    );
+    assert.equal(got.get("invoice.total"), "4.11");
+  });
+});
+
+describe("dates of subscriptions", () => {
+  it("does not take the billing period or the next billing date as the issue date", () => {
+    const got = fields(
+      page([
+        [["Northwind Cloud", 20]],
+        [["Billing period Feb 1, 2024 - Feb 29, 2024", 20]],
+        [["Invoice INV-3301", 20]],
+        [["March 1, 2024", 20]],
+        [
+          ["Pro plan", 20],
+          ["$20.00", 320],
+        ],
+        [
+          ["Total", 20],
+          ["$20.00", 320],
+        ],
+        [["Next billing date April 1, 2024", 20]],
+      ]),
+    );
+    assert.equal(got.get("invoice.date"), "2024-03-01");
+    assert.notEqual(got.get("invoice.dueDate"), "2024-04-01");
+  });
+});
