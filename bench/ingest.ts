@@ -3,19 +3,34 @@
  *   (a) a born-digital page: ingest (pdfjs text layer) vs `pdftotext -bbox-layout`     target <= 3x
  *   (b) a 200 dpi scanned page: ingest (render + OCR) vs bare `tesseract` on its PNG     target <= 1.15x
  *   (c) a 16-page scanned PDF vs 16 x one page / cores                                   target <= 1.1x
+ *   (d) 8 real receipt photos (receipts-dev, seeded draw): marginal CPU per receipt of `docsift extract` vs bare
+ *       `tesseract IMAGE - --psm 6` on the same photos, both on every core (bench/receipt-photo-cost.ts) target <= 1.2x
  * Prints ms per page, min and median over repeated runs, wall clock and CPU time (this process plus its children,
  * from /proc on Linux): on a shared machine wall time swings with other load, CPU time much less.
- * Options: --runs N (text runs; OCR runs are N/4), --engine tesseract-cli|tesseract-js. Reports; always exits 0.
+ * Options: --runs N (text runs; OCR runs are N/4), --engine tesseract-cli|tesseract-js, --cases a,b,c,d (which to run),
+ * --photos DIR (default ../shared/data/receipts-dev), --photo-seed N (16), --photo-rounds N (2). Reports; always exits 0.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createOcrEngine, ingest } from "../src/ingest/index.js";
 import { makeImagePdf, makeTextPdf, SAMPLE_LINES, scanAsJpeg, type TextLine } from "../test/helpers/pdf-fixtures.js";
+import { receiptPhotoCase } from "./receipt-photo-cost.js";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "20" }, engine: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "20" },
+    engine: { type: "string" },
+    cases: { type: "string", default: "a,b,c,d" },
+    photos: { type: "string", default: fileURLToPath(new URL("../../shared/data/receipts-dev", import.meta.url)) },
+    "photo-seed": { type: "string", default: "16" },
+    "photo-rounds": { type: "string", default: "2" },
+  },
+});
+const cases = new Set((values.cases ?? "").split(","));
 const runs = Math.max(4, Number(values.runs) || 20);
 const engineKind = values.engine === "tesseract-js" ? "tesseract-js" : "tesseract-cli";
 const cores = availableParallelism();
@@ -135,48 +150,69 @@ async function main(): Promise<void> {
     // Bare tesseract reads the same page as a 200 dpi greyscale PNG, the way a user would feed it.
     await run("pdftoppm", ["-r", "200", "-gray", "-png", "-singlefile", join(dir, "scan.pdf"), join(dir, "page")]);
     const tesseractArgs = [join(dir, "page.png"), "stdout", "-l", "eng", "--psm", "6", "-c", "tessedit_create_tsv=1"];
-    const load = () => loadavg()[0]!.toFixed(1);
 
     console.log(`docsift ingest benchmark: ${cores} cores, OCR engine ${engine.name}, load average ${load()}\n`);
 
-    const [textOurs, textTheirs] = await duel(
-      runs,
-      () => ingest(textPdf),
-      () => run("pdftotext", ["-bbox-layout", textFile, join(dir, "out.html")]),
-    );
-    console.log(report(`(a) born-digital page, text layer (${runs} runs)`, textOurs, textTheirs, "pdftotext", 3));
-
-    const ocrRuns = Math.max(3, Math.round(runs / 4));
-    const [ocrOurs, ocrTheirs] = await duel(
-      ocrRuns,
-      () => ingest(scannedPdf, { ocr: engine }),
-      () => run("tesseract", tesseractArgs, { ...process.env, OMP_THREAD_LIMIT: "1" }),
-    );
-    console.log(
-      `\n${report(`(b) 200 dpi scanned page, render + OCR (${ocrRuns} runs)`, ocrOurs, ocrTheirs, "tesseract", 1.15)}` +
-        "\n  (bare tesseract with OMP_THREAD_LIMIT=1, as ingest runs it: pages run in parallel, not threads)",
-    );
-
-    const sixteen = await makeImagePdf(Array.from({ length: 16 }, () => scan));
-    const whole = new Recorder();
-    const wholeRuns = Math.max(1, Math.round(ocrRuns / 3));
-    for (let i = 0; i < wholeRuns; i++) await whole.time(() => ingest(sixteen, { ocr: engine }));
-    const { wall: w, cpu } = whole.result();
-    const budget = (16 * ocrOurs.wall.median) / cores;
-    // CPU over wall is the parallelism actually obtained: below the core count, other load took the rest.
-    const parallelism = cpu
-      ? `   cpu ${ms(cpu.median)}, parallelism obtained ${(cpu.median / w.median).toFixed(2)}`
-      : "";
-    console.log(
-      `\n(c) 16-page scanned PDF, pages in parallel on ${cores} cores (${wholeRuns} runs)\n` +
-        `  docsift      wall min ${ms(w.min)} median ${ms(w.median)}   (${(w.median / 16).toFixed(0)} ms/page)${parallelism}\n` +
-        `  16 x one page (b) / cores = ${ms(budget)}\n` +
-        `  ratio: wall median ${verdict(w.median / budget, 1.1)}   (target <= 1.1x)\n\nload average at the end ${load()}`,
-    );
+    if (cases.has("a")) {
+      const [textOurs, textTheirs] = await duel(
+        runs,
+        () => ingest(textPdf),
+        () => run("pdftotext", ["-bbox-layout", textFile, join(dir, "out.html")]),
+      );
+      console.log(report(`(a) born-digital page, text layer (${runs} runs)`, textOurs, textTheirs, "pdftotext", 3));
+    }
+    if (cases.has("b") || cases.has("c")) await scannedCases(engine, scan, scannedPdf, tesseractArgs);
+    if (cases.has("d"))
+      console.log(
+        `\n${await receiptPhotoCase({
+          dir: values.photos ?? "",
+          count: 8,
+          seed: Number(values["photo-seed"]) || 16,
+          rounds: Math.max(1, Number(values["photo-rounds"]) || 2),
+          cores,
+          target: 1.2,
+        })}\n\nload average at the end ${load()}`,
+      );
   } finally {
     await engine.close?.();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const load = (): string => loadavg()[0]!.toFixed(1);
+
+/** (b) one scanned page against bare tesseract, then (c) sixteen of them against (b)'s time over the cores. */
+async function scannedCases(
+  engine: ReturnType<typeof createOcrEngine>,
+  scan: Buffer,
+  scannedPdf: Uint8Array,
+  tesseractArgs: string[],
+): Promise<void> {
+  const ocrRuns = Math.max(3, Math.round(runs / 4));
+  const [ocrOurs, ocrTheirs] = await duel(
+    ocrRuns,
+    () => ingest(scannedPdf, { ocr: engine }),
+    () => run("tesseract", tesseractArgs, { ...process.env, OMP_THREAD_LIMIT: "1" }),
+  );
+  console.log(
+    `\n${report(`(b) 200 dpi scanned page, render + OCR (${ocrRuns} runs)`, ocrOurs, ocrTheirs, "tesseract", 1.15)}` +
+      "\n  (bare tesseract with OMP_THREAD_LIMIT=1, as ingest runs it: pages run in parallel, not threads)",
+  );
+
+  const sixteen = await makeImagePdf(Array.from({ length: 16 }, () => scan));
+  const whole = new Recorder();
+  const wholeRuns = Math.max(1, Math.round(ocrRuns / 3));
+  for (let i = 0; i < wholeRuns; i++) await whole.time(() => ingest(sixteen, { ocr: engine }));
+  const { wall: w, cpu } = whole.result();
+  const budget = (16 * ocrOurs.wall.median) / cores;
+  // CPU over wall is the parallelism actually obtained: below the core count, other load took the rest.
+  const parallelism = cpu ? `   cpu ${ms(cpu.median)}, parallelism obtained ${(cpu.median / w.median).toFixed(2)}` : "";
+  console.log(
+    `\n(c) 16-page scanned PDF, pages in parallel on ${cores} cores (${wholeRuns} runs)\n` +
+      `  docsift      wall min ${ms(w.min)} median ${ms(w.median)}   (${(w.median / 16).toFixed(0)} ms/page)${parallelism}\n` +
+      `  16 x one page (b) / cores = ${ms(budget)}\n` +
+      `  ratio: wall median ${verdict(w.median / budget, 1.1)}   (target <= 1.1x)\n\nload average at the end ${load()}`,
+  );
 }
 
 await main();

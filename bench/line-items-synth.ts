@@ -4,7 +4,9 @@
  * unit, tax-rate columns; unit price before or after the quantity; quantity first; tax rate after the amount);
  * header cells printed on one or two lines; descriptions wrapped to the column's width; discounts and surcharges as
  * rows without quantity; several tax rates; tables running over several pages with or without a repeated header,
- * carried/brought-forward lines, page totals and page footers. Each document is a pure function of its seed.
+ * carried/brought-forward lines, page totals and page footers; stacked rows (each row's description on its own
+ * line(s), its figures on the line under it, a code under the description); money header cells with a qualifier
+ * ("Montant HT", "Price excl. VAT"). Each document is a pure function of its seed.
  *   npm run bench:line-items-synth -- --out bench/out/li-tables --count 200 --seed 1 [--no-scans] [--concurrency N]
  * writes digital/NNNN.pdf and scan/NNNN.jpg|pdf (bench/synth/scan.ts) with labels.jsonl in the dev corpora's format
  * (`invoice.lineItems`, `invoice.subtotal`, `invoice.total`, "locale"); score with `npm run bench:line-items`.
@@ -141,6 +143,18 @@ const ADJUST: Record<TableLang, { discount: readonly string[]; surcharge: readon
   it: { discount: ["Sconto", "Sconto fedeltà"], surcharge: ["Spese di spedizione", "Maggiorazione"] },
   pt: { discount: ["Desconto", "Desconto comercial"], surcharge: ["Portes de envio", "Sobretaxa"] },
   ms: { discount: ["Diskaun", "Potongan harga"], surcharge: ["Caj penghantaran", "Caj pengendalian"] },
+};
+
+/** Qualifiers a money header cell may carry ("Montant HT", "Betrag netto", "Price excl. VAT"). */
+const QUALIFIERS: Record<TableLang, readonly string[]> = {
+  en: ["excl. VAT", "(EUR)", "net"],
+  de: ["netto", "EUR", "exkl. MwSt."],
+  fr: ["HT", "€ HT", "TTC"],
+  es: ["sin IVA", "€"],
+  nl: ["excl. BTW", "€"],
+  it: ["netto", "€"],
+  pt: ["s/ IVA", "€"],
+  ms: ["(RM)"],
 };
 
 const WORDS: Record<
@@ -389,6 +403,13 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
   const pageTotals = !carried && rng.chance(0.3);
   const footer = rng.chance(0.7);
   const words = WORDS[lang];
+  // Drawn from a stream of its own, so documents without these variants stay what earlier versions generated.
+  const layout = new Rng(seed ^ 0x5ac4ed);
+  const stackedRows = layout.chance(0.25);
+  // Stacked rows may print a code under the description, on the figures' line.
+  const codeUnder = stackedRows && !order.includes("code") && layout.chance(0.4);
+  const codes = rows.map((r) => (codeUnder && r.qty !== null ? `${layout.letters(2)}-${layout.digits(5)}` : r.code));
+  const qualified = layout.chance(0.3) ? layout.pick(QUALIFIERS[lang]) : null;
 
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setProducer("docsift line-items-synth");
@@ -428,6 +449,17 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
     const two = forms.filter((f) => f.length === 2);
     return stacked && two.length > 0 && rng.chance(0.7) ? rng.pick(two) : rng.pick(one.length > 0 ? one : forms);
   });
+  if (qualified !== null) {
+    order.forEach((role, i) => {
+      const cell = header[i];
+      if (cell === undefined || (role !== "unitPrice" && role !== "amount")) return;
+      const text = `${cell[cell.length - 1]} ${qualified}`;
+      // Only where it fits the column: header cells do not run into each other.
+      if (sheet.measure(text, { size, bold: true }) <= widths[role] + gap * 0.5) {
+        header[i] = [...cell.slice(0, -1), text];
+      }
+    });
+  }
   const headerLines = Math.max(...header.map((h) => h.length));
 
   let y = m;
@@ -473,9 +505,29 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
   };
 
   drawHeader();
+  // Stacked rows: the description may run over the columns right of it.
+  const wide = stackedRows && layout.chance(0.5);
+  const descWidth = wide ? right - (x0.description ?? m) - 4 : widths.description - 4;
+  const numberAbove = stackedRows && layout.chance(0.5);
+  // Figures beside the top line of a wrapped description, its middle line or its foot (a table's cells aligned
+  // vertically), with rows spaced wider than their lines.
+  const valign = stackedRows
+    ? "top"
+    : layout.weighted<"top" | "middle" | "bottom">([
+        ["top", 6],
+        ["middle", 1],
+        ["bottom", 1],
+      ]);
   for (const row of rows) {
-    const descLines = wrap(sheet, row.description, size, widths.description - 4);
-    const rowH = descLines.length * lh;
+    const descLines = wrap(sheet, row.description, size, descWidth);
+    const figuresAt = stackedRows
+      ? descLines.length
+      : valign === "bottom"
+        ? descLines.length - 1
+        : valign === "middle"
+          ? Math.floor((descLines.length - 1) / 2)
+          : 0;
+    const rowH = (descLines.length + (stackedRows ? 1 : 0)) * lh;
     if (y + rowH + lh * 2 > bottom) {
       if (pageTotals) {
         sheet.text(words.pageTotal, x0.description!, y + lh * 0.2, { size, bold: true });
@@ -508,15 +560,21 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
         descLines.forEach((line, j) => {
           sheet.text(line, x0.description ?? m, y + j * lh, { size });
         });
+        const code = codes[rows.indexOf(row)];
+        if (codeUnder && code !== null && code !== undefined) {
+          sheet.text(code, x0.description ?? m, y + figuresAt * lh, { size });
+        }
         continue;
       }
       const value = values[role];
+      // Stacked: the running number or code beside the description, or on the figures' line.
+      const top = !(numberAbove && (role === "position" || role === "code")) ? y + figuresAt * lh : y;
       if (value !== undefined)
-        sheet.text(value, anchor(role), y, { size, align: leftAligned(role) ? "left" : "right" });
+        sheet.text(value, anchor(role), top, { size, align: leftAligned(role) ? "left" : "right" });
     }
     running += row.amountCents;
     pageSum += row.amountCents;
-    y += rowH + lh * rng.float(0.15, 0.4);
+    y += rowH + lh * rng.float(0.15, 0.4) + (valign === "top" ? 0 : lh * 0.25);
   }
   sheet.rule(m, right, y, 0.8);
   y += lh;
@@ -556,13 +614,13 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
   });
 
   const hasRate = order.includes("taxRate");
-  const labels: LineItemLabel[] = rows.map((r) => ({
+  const labels: LineItemLabel[] = rows.map((r, i) => ({
     description: r.description,
     quantity: r.qty === null ? null : String(r.qty),
     unitPrice: r.unitCents === null ? null : labelAmount(r.unitCents),
     amount: labelAmount(r.amountCents),
     taxRate: hasRate ? r.rate.toFixed(2) : null,
-    productCode: r.code,
+    productCode: codes[i] ?? null,
   }));
   return {
     pdf: await doc.save(),

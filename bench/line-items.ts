@@ -4,6 +4,10 @@
  * bench/line-items-score.ts (the scoring bench:accuracy uses on the pipeline's field): row F1, cell accuracy per column,
  * per source (PDF producer) beside the pooled figure, and the median ms per page of extractLineItems.
  *   npm run bench:line-items -- LABELS.jsonl [--strip-attachments] [--from N] [--limit N] [--show] [--cells] [--cache DIR]
+ *     [--half dev|held --seed N]
+ * --half keeps one half of a split by source (the labelled supplier.name, else the file): the sources, sorted, are
+ * shuffled with the seed and the first ceil(n/2) form "dev", the rest "held", so rules tuned while looking at the dev
+ * half are scored out of sample on the held half. Every document of a source falls in the same half.
  * --cache keeps each ingested Document as JSON by content hash (OCR once, then seconds per run while tuning the
  * extractor); delete the folder after changing ingest.
  */
@@ -31,9 +35,11 @@ import {
 } from "./line-items-score.js";
 import { runMain } from "./run-main.js";
 import { stripAttachments } from "./strip-attachments.js";
+import { Rng } from "./synth/prng.js";
 
 interface Labelled {
   file: string;
+  source: string;
   product: string;
   locale?: string;
   rows: ItemRow[];
@@ -61,6 +67,7 @@ function parseLineItemLabels(text: string): Labelled[] {
     const str = (key: string): string | null => (typeof f[key] === "string" ? f[key] : null);
     out.push({
       file: v.file,
+      source: str("supplier.name") ?? v.file,
       product: v.product,
       ...(typeof v.locale === "string" ? { locale: v.locale } : {}),
       rows: items.map(itemRow),
@@ -84,6 +91,18 @@ async function ingestCached(bytes: Uint8Array, cacheDir: string | undefined): Pr
   }
 }
 
+/** The labels of one half of a seeded split by source (see the header). */
+function splitHalf(labels: readonly Labelled[], half: "dev" | "held", seed: number): Labelled[] {
+  const sources = [...new Set(labels.map((l) => l.source))].sort();
+  const rng = new Rng(seed);
+  for (let i = sources.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [sources[i], sources[j]] = [sources[j] as string, sources[i] as string];
+  }
+  const dev = new Set(sources.slice(0, Math.ceil(sources.length / 2)));
+  return labels.filter((l) => dev.has(l.source) === (half === "dev"));
+}
+
 function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -101,16 +120,26 @@ async function main(): Promise<number> {
       show: { type: "boolean", default: false },
       cells: { type: "boolean", default: false },
       cache: { type: "string" },
+      half: { type: "string" },
+      seed: { type: "string", default: "18" },
     },
   });
   const labelsPath = positionals[0];
   if (!labelsPath || positionals.length > 1) {
     process.stderr.write(
-      "Usage: npm run bench:line-items -- LABELS.jsonl [--strip-attachments] [--from N] [--limit N] [--show] [--cells] [--cache DIR]\n",
+      "Usage: npm run bench:line-items -- LABELS.jsonl [--strip-attachments] [--from N] [--limit N] [--show] [--cells] [--cache DIR] [--half dev|held --seed N]\n",
     );
     return 2;
   }
-  let labels = parseLineItemLabels(await readFile(labelsPath, "utf8")).slice(Number(values.from));
+  let labels = parseLineItemLabels(await readFile(labelsPath, "utf8"));
+  if (values.half !== undefined) {
+    if (values.half !== "dev" && values.half !== "held") {
+      process.stderr.write("--half takes dev or held\n");
+      return 2;
+    }
+    labels = splitHalf(labels, values.half, Number(values.seed));
+  }
+  labels = labels.slice(Number(values.from));
   if (values.limit !== undefined) labels = labels.slice(0, Number(values.limit));
   const base = dirname(resolve(labelsPath));
   const root = values["strip-attachments"] ? await stripAttachments(labels, base) : base;
@@ -155,6 +184,9 @@ async function main(): Promise<number> {
   }
   const lines = [
     `labels: ${labelsPath}${values["strip-attachments"] ? " (attachments stripped)" : ""}, ${labels.length} documents`,
+    ...(values.half !== undefined
+      ? [`half ${values.half} (seed ${values.seed}): ${[...new Set(labels.map((l) => l.source))].join("; ")}`]
+      : []),
     formatLineItems(results.map((r) => r.scored)).trimEnd(),
     `sum check closes on ${sumClosed} of ${sumChecked} tables`,
     `extractLineItems median ${median(msPerPage).toFixed(2)} ms per page over ${msPerPage.length} documents`,

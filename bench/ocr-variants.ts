@@ -66,6 +66,16 @@
  * Chinese/English recogniser drops Latin accents and often reads no space between words ("Date:11/01/2019"); splitting
  * words where its characters stand far apart cut words instead ("Ca sh ier": the characters' positions, CTC peaks, are
  * too uneven).
+ * Re-reading scope (2026-11-25, issue #16, cost; F1 / present name, address, total, date / mean OCR CPU ms per page,
+ * all with the KEEP_FROM segment gate of line-merge.ts): receipts-dev first 40, where the scopes were compared:
+ * crop-reread-every 0.914 / .88 .72 .92 .97 / 2232; crop-reread-min70 0.882 / .85 .57 .95 .90 / 1734;
+ * crop-reread-top30-min70 0.902 / .88 .72 .95 .93 / 1997; crop-reread-top30-figures 0.901 / .88 .72 .90 .95 / 1736;
+ * crop-reread-top30-digits 0.911 / .88 .72 .92 .97 / 1836 (labels beside the amounts, letters only, lost: totals
+ * 0.949 -> 0.935); header and lines with a digit (now crop-reread) 0.914 / .88 .72 .92 .97 / 1943. Next 40 (receipts
+ * 41-80, not looked at while choosing): crop 0.637 / .47 .35 .78 .72 / 950; crop-reread-every 0.816 / .75 .50 .90 .93
+ * / 2661; crop-reread 0.822 / .75 .50 .90 .93 / 2186. All 120: crop 0.738 / .55 .47 .85 .82 / 826;
+ * crop-reread-every 0.870 / .80 .63 .92 .96 / 2261; crop-reread 0.875 / .80 .63 .92 .96 / 1908. (CPU figures come from
+ * runs sharing 2 cores with other work: compare within a run only.)
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -94,7 +104,7 @@ import type { OcrEngine, OcrResult } from "../src/ingest/ocr/engine.js";
 import { paddleRecogniser } from "../src/ingest/ocr/line-recogniser.js";
 import { createPaddleEngine } from "../src/ingest/ocr/paddle-engine.js";
 import { recogniserCpuMs } from "../src/ingest/ocr/recogniser-process.js";
-import { rereadLines } from "../src/ingest/ocr/rereading.js";
+import { everySegment, type RereadScope, rereadLines } from "../src/ingest/ocr/rereading.js";
 import { parseTesseractTsv } from "../src/ingest/ocr/tsv.js";
 import { buildPage } from "../src/ingest/page-builder.js";
 import { parsePgm, pgm } from "../src/ingest/pgm.js";
@@ -147,6 +157,8 @@ interface Variant {
   uncropped?: string;
   /** This variant is the named one's cached reading with its doubtful lines re-read (src/ingest/ocr/rereading.ts). */
   reread?: string;
+  /** With `reread`: which doubtful segments are re-read (default: all, as ingest does). */
+  rereadScope?: RereadScope;
   /** Read with this engine instead of tesseract (`args`, `psm` and `tessdata` then do not apply). */
   engine?: "paddle";
 }
@@ -203,6 +215,12 @@ const NO_DAWGS = config(
 /** Dictionaries kept but non-dictionary words not penalised (legacy language model settings). */
 const NO_PENALTY = config("language_model_penalty_non_dict_word=0", "language_model_penalty_non_freq_dict_word=0");
 
+/** Re-read a segment only when one of its words is read below `confidence`. */
+const lowest =
+  (confidence: number): RereadScope =>
+  (segment) =>
+    segment.some((w) => w.confidence < confidence);
+
 const VARIANTS: readonly Variant[] = [
   { name: "base", pre: BASE, args: [] },
   { name: "w2000", pre: { targetWidth: 2000, maxUpscale: 2 }, args: [] },
@@ -219,8 +237,34 @@ const VARIANTS: readonly Variant[] = [
   { name: "crop-x3", pre: { ...BASE, crop: true, cropUpscale: 3 }, args: [], uncropped: "base" },
   { name: "crop-g26", pre: { ...BASE, crop: true, glyphTarget: 26 }, args: [] },
   { name: "crop-g32", pre: { ...BASE, crop: true, glyphTarget: 32 }, args: [] },
-  // Production: crop's reading with its doubtful line segments re-read by PaddleOCR's recogniser.
+  // Production: crop's reading with its doubtful line segments re-read by PaddleOCR's recogniser (headerAndFigureLines).
   { name: "crop-reread", pre: { ...BASE, crop: true }, args: [], reread: "crop" },
+  // Re-reading scopes (issue #16, cost; ingest reads headerAndFigureLines, as crop-reread): every doubtful segment
+  // (as ingest did before); segments with a word below 0.7 only; every doubtful segment of the first 30 % of lines
+  // and, below them, segments with a word below 0.7, segments with a dated or decimal figure, or with a digit.
+  { name: "crop-reread-every", pre: { ...BASE, crop: true }, args: [], reread: "crop", rereadScope: everySegment },
+  { name: "crop-reread-min70", pre: { ...BASE, crop: true }, args: [], reread: "crop", rereadScope: lowest(0.7) },
+  {
+    name: "crop-reread-top30-min70",
+    pre: { ...BASE, crop: true },
+    args: [],
+    reread: "crop",
+    rereadScope: (s, line) => line.index < 0.3 * line.lines || lowest(0.7)(s, line),
+  },
+  {
+    name: "crop-reread-top30-figures",
+    pre: { ...BASE, crop: true },
+    args: [],
+    reread: "crop",
+    rereadScope: (s, line) => line.index < 0.3 * line.lines || /\d[/.,:-]\d/.test(s.map((w) => w.text).join(" ")),
+  },
+  {
+    name: "crop-reread-top30-digits",
+    pre: { ...BASE, crop: true },
+    args: [],
+    reread: "crop",
+    rereadScope: (s, line) => line.index < 0.3 * line.lines || s.some((w) => /\d/.test(w.text)),
+  },
   // PaddleOCR as the whole engine on what ingest gives OCR (DOCSIFT_OCR_ENGINE=paddle).
   { name: "crop-paddle", pre: { ...BASE, crop: true }, args: [], engine: "paddle" },
   { name: "crop-best", pre: { ...BASE, crop: true }, args: ["--oem", "1"], tessdata: bestIntTessdata },
@@ -388,7 +432,7 @@ async function rereadCached(file: string, v: Variant, cacheDir: string, tsvPath:
       }
       const grey = parsePgm(page);
       if (!grey) throw new Error(`${file}: preprocessing gave no PGM`);
-      return rereadLines(parseTesseractTsv(tsv), grey, paddleRecogniser);
+      return rereadLines(parseTesseractTsv(tsv), grey, paddleRecogniser, undefined, v.rereadScope);
     },
   };
   const { value: result, cpuMs } = await inRecogniser(() => recogniseFaintPage(engine, image));

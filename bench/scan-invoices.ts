@@ -1,12 +1,13 @@
 /**
  * Scanned invoices against the same invoices born-digital (issue #16):
  *   npm run bench:scan-invoices -- [LABELS.jsonl] [--limit N] [--seed N] [--concurrency N] [--rotated N] [--cost N]
- *     [--keep DIR]
+ *     [--keep DIR] [--rotated-only]
  * 1. Every PDF of the labels (default ../shared/data/invoices-dev/labels.jsonl) is rendered at 200 dpi with a
  *    scanner's noise (slight skew, blur, sensor noise, JPEG; bench/synth/scan.ts) into a temporary folder, and both
  *    the born-digital PDFs (attachments stripped: the pages' figure, not the embedded XML's) and the scans go through
  *    `docsift extract` (bench/accuracy.ts). Prints F1 of both, the difference (target: within 0.03) and whether names
  *    with accents or ß are read exactly.
+ *    `--rotated-only` skips this step (and step 3), for iterating on step 2.
  * 2. `--rotated N` (default 6; 0 skips): N of the documents rendered at 200 dpi and turned by 90, 180, 270, +3 and -3
  *    degrees, each scored against the same documents upright (target: F1 within 0.02).
  * 3. `--cost N` (default 4; 0 skips): CPU and wall time per page of ingest (what `docsift extract` does before
@@ -198,6 +199,7 @@ async function main(): Promise<number> {
       rotated: { type: "string", default: "6" },
       cost: { type: "string", default: "4" },
       keep: { type: "string" },
+      "rotated-only": { type: "boolean", default: false },
     },
   });
   const labelsPath = resolve(positionals[0] ?? DEFAULT_LABELS);
@@ -209,22 +211,26 @@ async function main(): Promise<number> {
   const work = values.keep ? resolve(values.keep) : await mkdtemp(join(tmpdir(), "docsift-scan-invoices-"));
   const started = Date.now();
   try {
-    const digitalRoot = await stripAttachments(labels, root);
-    const scannedLabels = await makeCorpus(labels, root, join(work, "scans"), async (pdf, i) => {
-      const scan = await degradeToScan(pdf, seed + i);
-      return { bytes: scan.bytes, ext: scan.format };
-    });
-    const digital = (await extractCorpus(labels, digitalRoot, options)).outcomes;
-    const scanned = (await extractCorpus(scannedLabels, join(work, "scans"), options)).outcomes;
-    const [d, s] = [score(digital), score(scanned)];
-    const [da, sa] = [accentedNames(digital), accentedNames(scanned)];
-    let out =
-      `labels: ${labelsPath}, ${labels.length} documents; scans at ${DPI} dpi with noise (seed ${seed}) in ${work}\n` +
-      fieldTable(d, s) +
-      `F1 born-digital ${f1(d).toFixed(3)}, scanned ${f1(s).toFixed(3)}, difference ${signed(f1(s) - f1(d))} (target within 0.03)\n` +
-      `accented names read exactly: born-digital ${da.exact}/${da.total}, scanned ${sa.exact}/${sa.total}\n` +
-      sa.misses.map((m) => `  scanned miss: ${m}\n`).join("");
-    process.stdout.write(out);
+    const rotatedOnly = values["rotated-only"];
+    let scannedLabels: LabelLine[] = [];
+    if (!rotatedOnly) {
+      const digitalRoot = await stripAttachments(labels, root);
+      scannedLabels = await makeCorpus(labels, root, join(work, "scans"), async (pdf, i) => {
+        const scan = await degradeToScan(pdf, seed + i);
+        return { bytes: scan.bytes, ext: scan.format };
+      });
+      const digital = (await extractCorpus(labels, digitalRoot, options)).outcomes;
+      const scanned = (await extractCorpus(scannedLabels, join(work, "scans"), options)).outcomes;
+      const [d, s] = [score(digital), score(scanned)];
+      const [da, sa] = [accentedNames(digital), accentedNames(scanned)];
+      const out =
+        `labels: ${labelsPath}, ${labels.length} documents; scans at ${DPI} dpi with noise (seed ${seed}) in ${work}\n` +
+        fieldTable(d, s) +
+        `F1 born-digital ${f1(d).toFixed(3)}, scanned ${f1(s).toFixed(3)}, difference ${signed(f1(s) - f1(d))} (target within 0.03)\n` +
+        `accented names read exactly: born-digital ${da.exact}/${da.total}, scanned ${sa.exact}/${sa.total}\n` +
+        sa.misses.map((m) => `  scanned miss: ${m}\n`).join("");
+      process.stdout.write(out);
+    }
 
     const sampleSize = Math.min(labels.length, Math.max(0, Number(values.rotated)));
     if (sampleSize > 0) {
@@ -244,7 +250,7 @@ async function main(): Promise<number> {
       const { outcomes } = await extractCorpus(relative, join(work, "turned"), options);
       const f1At = (t: number): number => f1(score(outcomes.slice(t * sampleSize, (t + 1) * sampleSize)));
       const upright = f1At(0);
-      out = `rotated pages, ${sampleSize} documents rendered at ${DPI} dpi: upright F1 ${upright.toFixed(3)}\n`;
+      let out = `rotated pages, ${sampleSize} documents rendered at ${DPI} dpi: upright F1 ${upright.toFixed(3)}\n`;
       for (const [i, degrees] of ANGLES.entries()) {
         const turned = f1At(i + 1);
         out += `  turned ${String(degrees).padStart(3)}°: F1 ${turned.toFixed(3)} (${signed(turned - upright)}, target within 0.02)\n`;
@@ -252,7 +258,7 @@ async function main(): Promise<number> {
       process.stdout.write(out);
     }
 
-    const costSize = Math.min(scannedLabels.length, Math.max(0, Number(values.cost)));
+    const costSize = rotatedOnly ? 0 : Math.min(scannedLabels.length, Math.max(0, Number(values.cost)));
     if (costSize > 0) {
       const step = scannedLabels.length / costSize;
       const files = Array.from({ length: costSize }, (_, i) =>

@@ -8,6 +8,8 @@ export { resolveFieldSets, resolveFields, type Selection } from "./catalog/looku
 export type { Box, Document, Line, Page, Word } from "./document/model.js";
 export { DocsiftError, type ErrorBody, type ErrorCode } from "./domain/errors.js";
 export type { BoundingBox, Field, FileStatus, Results, UploadReceipt } from "./domain/result.js";
+/** extract() reads a page OCR read turned upright (Page.rotation); this puts its boxes on the pages as uploaded. */
+export { boxesAsUploaded } from "./extract/boxes-as-uploaded.js";
 export { type ExtractOptions, extract } from "./extract/index.js";
 export { ingest, inspect, LIMITS, renderPage } from "./ingest/index.js";
 export { type RunningService, type ServiceConfig, startService } from "./runtime/process.js";

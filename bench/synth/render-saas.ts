@@ -2,8 +2,11 @@
  * A subscription/SaaS invoice or payment receipt, the layouts issue #15 saw fail: the bill-to block first (top left),
  * the seller named only in a legal line in the footer, beside "Invoice from", or only by the domain of its e-mail
  * address; a billing period and a "next billing" date beside the issue date; a payment line and "Amount due 0.00" on
- * payment receipts; subscription line items. Facts come from the InvoiceData; what differs from its usual labels
- * (the seller's name when only a domain is printed, the amount due of a paid invoice) is returned with the page.
+ * payment receipts (also as "Payments (144.00)" in brackets); subscription line items; "Total for this invoice" above
+ * a per-service summary of smaller charges; a seller shown only as a logo (a drawn mark, no name or domain printed:
+ * `supplier.name` is then not labelled, the right answer is none). Facts come from the InvoiceData; what differs from
+ * its usual labels (the seller's name when only a domain is printed, the amount due of a paid invoice) is returned
+ * with the page.
  */
 import type { PDFDocument } from "pdf-lib";
 import { addDays, type CalendarDate, chooseDateWriter, isoDate, writeDate, writeMoney } from "./format.js";
@@ -29,8 +32,12 @@ const WORDS: Record<
     tax: string;
     total: string;
     paid: string;
+    payments: string;
     amountDue: string;
     vat: string;
+    /** A total label that names the document ("Total for this invoice"), then a summary by service. */
+    invoiceTotal: string;
+    byService: string;
   }
 > = {
   en: {
@@ -47,8 +54,11 @@ const WORDS: Record<
     tax: "Tax",
     total: "Total",
     paid: "Amount paid",
+    payments: "Payments",
     amountDue: "Amount due",
     vat: "VAT",
+    invoiceTotal: "Total for this invoice",
+    byService: "Summary by service",
   },
   de: {
     invoice: "Rechnung",
@@ -64,8 +74,11 @@ const WORDS: Record<
     tax: "MwSt.",
     total: "Gesamtbetrag",
     paid: "Bezahlt",
+    payments: "Zahlungen",
     amountDue: "Offener Betrag",
     vat: "USt-IdNr.",
+    invoiceTotal: "Gesamtbetrag dieser Rechnung",
+    byService: "Übersicht nach Dienst",
   },
   fr: {
     invoice: "Facture",
@@ -81,17 +94,20 @@ const WORDS: Record<
     tax: "TVA",
     total: "Total",
     paid: "Montant payé",
+    payments: "Paiements",
     amountDue: "Montant dû",
     vat: "N° TVA",
+    invoiceTotal: "Total de cette facture",
+    byService: "Récapitulatif par service",
   },
 };
 
-export type SellerShown = "footer" | "from" | "domain";
+export type SellerShown = "footer" | "from" | "domain" | "logo";
 
 export interface SaasRendering {
   pages: number;
-  /** The seller's name label: its printed name, or the domain when only that is printed. */
-  supplierName: string;
+  /** The seller's name label: its printed name, the domain when only that is printed, null for a logo only. */
+  supplierName: string | null;
   /** The amount due printed (0 on a payment receipt), or null when none is. */
   amountDueCents: number | null;
   seller: SellerShown;
@@ -139,12 +155,15 @@ export async function renderSaas(doc: PDFDocument, data: InvoiceData, rng: Rng):
     ["footer", 3],
     ["from", 2],
     ["domain", 2],
+    ["logo", 1],
   ]);
   const paidReceipt = rng.chance(0.35);
   const domain = domainOf(data.supplier.name);
   let top = margin;
 
   sheet.text(paidReceipt ? w.receipt : w.invoice, margin, top, { size: size * 1.9, bold: true });
+  // A logo: a drawn mark top right, the seller's name in it only as an image would have it (not as text).
+  if (seller === "logo") sheet.box(width - margin - 70, top - size * 0.4, 70, size * 2.4, 0.25, false);
   top += size * 3;
   // Bill-to block first, top left; invoice facts top right.
   const billTo = rng.pick(w.billTo);
@@ -199,16 +218,33 @@ export async function renderSaas(doc: PDFDocument, data: InvoiceData, rng: Rng):
     [`${w.tax} (${data.taxRate}%)`, data.taxCents],
     [w.total, data.totalCents],
   ];
+  // "Total for this invoice" names the total when a summary of per-service charges follows it.
+  const byService = rng.chance(0.3) && data.items.length >= 2;
+  if (byService) rows[2] = [w.invoiceTotal, data.totalCents];
   let amountDueCents: number | null = data.amountDueCents;
+  // Payments printed in brackets ("Payments ($144.00)"), or as "Amount paid".
+  const bracketed = rng.chance(0.5);
   if (paidReceipt) {
-    rows.push([w.paid, data.totalCents]);
+    rows.push([bracketed ? w.payments : w.paid, data.totalCents]);
     rows.push([w.amountDue, 0]);
     amountDueCents = 0;
   } else if (amountDueCents !== null) rows.push([w.amountDue, amountDueCents]);
   for (const [label, cents] of rows) {
-    sheet.text(label, right, top, { size, bold: label === w.total });
-    sheet.text(money(cents), width - margin, top, { size, align: "right", bold: label === w.total });
+    const strong = label === w.total || label === w.invoiceTotal;
+    const printed = bracketed && label === w.payments ? `(${money(cents)})` : money(cents);
+    sheet.text(label, right, top, { size, bold: strong });
+    sheet.text(printed, width - margin, top, { size, align: "right", bold: strong });
     top += line;
+  }
+  if (byService) {
+    top += line;
+    sheet.text(w.byService, margin, top, { size, bold: true });
+    top += line;
+    for (const item of data.items.slice(0, 4)) {
+      sheet.text(`${item.description} ${w.total.toLowerCase()}`, margin, top, { size: size * 0.9 });
+      sheet.text(money(item.amountCents), width - margin, top, { size: size * 0.9, align: "right" });
+      top += line;
+    }
   }
   if (!paidReceipt && rng.chance(0.6)) {
     top += line;
@@ -217,7 +253,7 @@ export async function renderSaas(doc: PDFDocument, data: InvoiceData, rng: Rng):
 
   // Footer: contact by e-mail; the legal line when the seller is named there.
   const footerTop = height - margin - 2 * line;
-  sheet.text(`support@${domain}`, margin, footerTop, { size: size * 0.85, grey: 0.3 });
+  if (seller !== "logo") sheet.text(`support@${domain}`, margin, footerTop, { size: size * 0.85, grey: 0.3 });
   if (seller === "footer") {
     const ids = data.supplierTaxId ? `, ${w.vat} ${data.supplierTaxId}` : "";
     sheet.text(`${data.supplier.name}${ids}, ${data.supplier.addressLines.join(", ")}`, margin, footerTop + line, {
@@ -227,7 +263,7 @@ export async function renderSaas(doc: PDFDocument, data: InvoiceData, rng: Rng):
   }
   return {
     pages: sheet.pages.length,
-    supplierName: seller === "domain" ? domain : data.supplier.name,
+    supplierName: seller === "domain" ? domain : seller === "logo" ? null : data.supplier.name,
     amountDueCents,
     seller,
   };
@@ -241,6 +277,7 @@ export function saasLabels(
   amount: (cents: number) => string,
 ): Record<string, unknown> {
   const labels: Record<string, unknown> = { ...base, "supplier.name": rendering.supplierName };
+  if (rendering.supplierName === null) delete labels["supplier.name"];
   // Addresses and payment details are not printed in these layouts (the footer's address is not a block).
   delete labels["supplier.address"];
   delete labels["payment.iban"];

@@ -89,7 +89,10 @@ export function choiceOption<const T extends string>(
 ): T | undefined {
   if (raw === undefined) return undefined;
   const found = choices.find((c) => c === raw);
-  if (found === undefined) throw new UsageError(`${name} must be ${choices.join(" or ")}, not "${raw}"`);
+  if (found === undefined) {
+    const listed = choices.length > 1 ? `${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}` : choices.join("");
+    throw new UsageError(`${name} must be ${listed}, not "${raw}"`);
+  }
   return found;
 }
 

@@ -7,6 +7,7 @@ import { DocsiftError, type ErrorBody, toErrorBody } from "../domain/errors.js";
 import { canonicalLocale } from "../domain/locale.js";
 import type { ExtractedField, ResultWarning } from "../domain/result.js";
 import { applyEInvoice } from "../einvoice/index.js";
+import { boxesAsUploaded } from "../extract/boxes-as-uploaded.js";
 import { extractResult } from "../extract/index.js";
 import { ingest, type OcrEngine, readAttachments } from "../ingest/index.js";
 import { createDefaultOcrEngine } from "../ingest/ocr/factory.js";
@@ -75,7 +76,12 @@ async function process1(
     extractMs: Math.round((done - ingested) * 100) / 100,
     einvoiceMs: Math.round((performance.now() - done) * 100) / 100,
   };
-  return { fields: outcome.fields, warnings: [...(document.warnings ?? []), ...outcome.warnings], timings };
+  // Extraction reads turned pages upright; the result's boxes are on the pages as uploaded.
+  return {
+    fields: boxesAsUploaded(document, outcome.fields),
+    warnings: [...(document.warnings ?? []), ...outcome.warnings],
+    timings,
+  };
 }
 
 function progress(done: number, total: number): void {

@@ -8,13 +8,17 @@ import { choiceOption, commandLineOrHelp, integerOption, UsageError } from "./ar
 const HELP = `Usage: docsift ocr FILE [options]
 
 Prints the Document read from FILE (PDF, PNG or JPG) as JSON: pages with their size and words with boxes
-(page ratios, origin top-left), the source of each page (text layer or OCR), and lines in reading order.
+(page ratios, origin top-left), the source of each page (text layer or OCR), and lines in reading order. A page
+scanned sideways or upside down is given upright, with the clockwise turn that made it upright (90, 180 or 270) in
+its "rotation".
 
 Options:
-  --engine tesseract-cli|tesseract-js   OCR engine (default: DOCSIFT_OCR_ENGINE, else the CLI when installed)
-  --concurrency N                       pages processed at once (default: number of cores)
-  --pretty                              indent the JSON
-  -h, --help                            show this help
+  --engine tesseract-cli|tesseract-js|paddle
+                         this one OCR engine alone, as it reads (no fallback, re-reading or orientation); default:
+                         the service's engine (DOCSIFT_OCR_ENGINE, else the tesseract CLI when installed)
+  --concurrency N        pages processed at once (default: number of cores)
+  --pretty               indent the JSON
+  -h, --help             show this help
 
 Exit status 0 on success; 1 with {"error": code, "message"} on stderr when the file cannot be read; 2 bad usage.
 `;
@@ -29,7 +33,7 @@ export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = line;
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError("name exactly one FILE");
-  const engine = choiceOption("--engine", values.engine, ["tesseract-cli", "tesseract-js"]);
+  const engine = choiceOption("--engine", values.engine, ["tesseract-cli", "tesseract-js", "paddle"]);
   const concurrency = integerOption("--concurrency", values.concurrency, 1);
 
   let bytes: Buffer;

@@ -538,6 +538,15 @@ function largestLabelled(layout: Layout, all: readonly AmountCandidate[]): numbe
   return max;
 }
 
+/** Units a count is printed with: days, months, pieces, hours (en, de, fr, es, nl). */
+const UNIT =
+  /^(days?|tagen?|jours?|d[ií]as?|dagen|months?|monate?n?|mois|meses|maanden|weeks?|wochen?|semaines?|hours?|hrs?|std|stunden?|heures?|stk|st[üu]ck|pcs|pieces?|units?|unit\(s\)|x)\b/i;
+
+/** The word right after the amount is a unit of time or count ("30 Tagen", "20 Unit(s)"). */
+function unitAfter(c: AmountCandidate): boolean {
+  return !c.hasDecimals && UNIT.test(c.segment.words[c.end]?.text ?? "");
+}
+
 export function scoreRole(
   layout: Layout,
   role: AmountRole,
@@ -567,6 +576,8 @@ export function scoreRole(
   if (/:$/.test(c.words[c.words.length - 1]?.text ?? "")) score -= 1;
   // "GST @ 6 %": a number with a percent sign after it is a rate.
   if (/^%/.test(c.segment.words[c.end]?.text ?? "")) score -= 2;
+  // "Zahlbar innerhalb 30 Tagen", "net 30 days": a number followed by a unit of time or count is no amount.
+  if (unitAfter(c)) score -= 1.5;
   if (Math.abs(c.value) > 1e7) score -= 1.5;
   if (truncated(c)) score -= 0.8;
   const repeats = Math.min(sameValueCount(all, c), 3);
@@ -744,6 +755,7 @@ function alternativesOf(
       payment: receipt && role === "total" ? paymentContext(layout, c, all) : 0,
       gross: grossByArithmetic(layout, c, all) ? 1 : 0,
       logValue: Math.log10(1 + Math.abs(c.value)),
+      unitAfter: unitAfter(c) ? 1 : 0,
     };
     const alternative = { scored: { value: c.normal, score: entry.score, words: c.words }, features };
     CANDIDATE_OF.set(alternative, c);

@@ -13,6 +13,8 @@ import type { FieldDecision, Scored } from "./decision.js";
 import { isTradeWord } from "./header-lexicon.js";
 import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout, LineSegment, PageLayout } from "./layout.js";
+import { joinBrokenWords, namesState, repairPostcode, splitRunTogether } from "./receipt-address.js";
+import { repairGlyphConfusion, repairMixedGlyphs } from "./receipt-repair.js";
 import { collapseSpaces, digitCount, foldForMatching, letterCount, upperCount } from "./text.js";
 import { titlesFor } from "./vocabulary/titles.js";
 
@@ -477,6 +479,11 @@ function repairLegalForm(words: readonly Word[]): string[] {
   return texts;
 }
 
+/** "S/B" (Sdn Bhd) closing a name as OCR reads it: "5/B", "S/D", "$/8". */
+function shortLegalForm(name: string): string {
+  return name.replace(/(?<=\s)[S5$][/|][BD83](\.?)$/u, "S/B$1");
+}
+
 /**
  * Currency signs OCR puts for letters inside words of a name: "$/B" is "S/B", "D.I.¥." is "D.I.Y."; a sign before
  * digits stays.
@@ -554,11 +561,37 @@ function dropTrailingRegistration(words: Word[]): Word[] {
     if (i === 0) return false;
     if (isRegistrationToken(w.text)) return true;
     if (!/^[([{]/.test(w.text)) return false;
-    const close = words.findIndex((x, j) => j >= i && /[)\]}]/.test(x.text));
-    const group = words.slice(i, close < 0 ? words.length : close + 1).map((x) => x.text);
+    // The group ends at its closing bracket, or where the next one opens: "(MALAYSIA SDN BHD (8199K)" is a name
+    // whose bracket OCR lost, then the number.
+    const close = words.findIndex((x, j) => j >= i && (/[)\]}]/.test(x.text) || (j > i && /^[([{]/.test(x.text))));
+    const opensNext = close > i && /^[([{]/.test(words[close]?.text ?? "");
+    const group = words.slice(i, close < 0 ? words.length : opensNext ? close : close + 1).map((x) => x.text);
     return digitCount(group.join("")) >= 4;
   });
   return end > 0 ? words.slice(0, end) : words;
+}
+
+/**
+ * A name ends on its legal form: short or doubtful tokens OCR read after it ("ACME MOTOR SDN BHD S CA Fal", a logo's
+ * edge) are cut.
+ */
+function afterLegalForm(words: Word[]): Word[] {
+  for (let end = words.length - 1; end >= 2; end--) {
+    const head = words.slice(0, end);
+    if (!LEGAL_FORMS.some((f) => f.length > 1 && nearLegalForm(head.slice(-f.length), f))) continue;
+    const tail = words.slice(end);
+    return tail.every((w) => w.confidence < 0.9 || letterCount(w.text) <= 3) && !/^\(/.test(tail[0]?.text ?? "")
+      ? head
+      : words;
+  }
+  return words;
+}
+
+/** A till or store number printed before the name ("#000002 ACME (M) SDN BHD") is no part of it. */
+function dropLeadingNumber(words: Word[]): Word[] {
+  let start = 0;
+  while (start < words.length - 1 && /^#\d+$/.test(words[start]?.text ?? "")) start++;
+  return start > 0 ? words.slice(start) : words;
 }
 
 /** Whether a name's closing tokens are a legal form ("SDN BHD", "Ltd"), as printed or near it as OCR reads it. */
@@ -702,7 +735,10 @@ export function merchant(layout: Layout, repair: (word: Word) => Word = (word) =
   const none: PartyDecision = { name: { family: "name", best: null }, address: { family: "address", best: null } };
   if (!page) return none;
   const rowWords = (r: number) =>
-    trimNoise(withoutNoiseSegments(rowSegments(page, r)).flatMap((s) => s.words)).map(repair);
+    trimNoise(withoutNoiseSegments(rowSegments(page, r)).flatMap((s) => s.words)).map((w) =>
+      // Glyph confusions are OCR's: a text layer's words are what the producer wrote.
+      repair(w.source === "ocr" ? repairGlyphConfusion(repairMixedGlyphs(w)) : w),
+    );
   let best: { row: number; score: number } | null = null;
   // Rows are counted by the text they hold: a logo OCR read as rows of specks above the header pushes the name down
   // a quarter row each, and uses up as little of the twelve rows the name is looked for in.
@@ -721,10 +757,12 @@ export function merchant(layout: Layout, repair: (word: Word) => Word = (word) =
     if (operatorNext) continue;
     // The operator's legal name ("Owned by: ACME Ltd") loses to the shop's name printed above it.
     if (operated && best && best.score >= PLAUSIBLE_NAME) continue;
-    const words = dropTrailingRegistration(all);
+    const words = dropTrailingRegistration(dropLeadingNumber(all));
     const text = wordsText(words);
     const fullText = wordsText(all);
     if (isGeneric(text) || isStopLine(segs) || isRegistrationLine(text) || REGISTRATION.test(text)) continue;
+    // "COMPANY NO(814198-X)": a registration label, whatever is left of it once the number is cut.
+    if (/^(company|co\.?)\s*(no|reg)/i.test(fullText)) continue;
     const height = Math.max(...segs.map((s) => s.height)) / (page.medianHeight || 1);
     const score =
       nameLikeness(text, words) +
@@ -743,10 +781,18 @@ export function merchant(layout: Layout, repair: (word: Word) => Word = (word) =
   const previous = best.row > 0 ? wordsText(rowWords(best.row - 1)) : "";
   const next = wordsText(rowWords(best.row + 1));
   const onlySuffix =
-    COMPANY_SUFFIX.test(current) && current.split(" ").length <= 4 && /^(sdn|bhd|co|s\/b|\(m\))/i.test(current);
+    (COMPANY_SUFFIX.test(current) && current.split(" ").length <= 4 && /^(sdn|bhd|co|s\/b|\(m\))/i.test(current)) ||
+    onlyTradeAndForm(rowWords(best.row));
+  const nextRow = rowWords(best.row + 1);
   // A name broken over two lines: "POPULAR BOOK" + "CO. (M) SDN BHD", or "NANDO'S ..." + "SDN BHD".
   if (onlySuffix && previous && letterCount(previous) >= 3 && digitCount(previous) === 0 && !isGeneric(previous)) {
     nameRows.unshift(best.row - 1);
+  } else if (/&$/.test(rowText(rowSegments(page, best.row))) || /^&/.test(rowText(rowSegments(page, best.row + 1)))) {
+    // "HOME MASTER HARDWARE &" + "ELECTRICAL": a name does not end on "&" nor a line start with it.
+    const nextText = wordsText(nextRow);
+    if (letterCount(nextText) >= 3 && digitCount(nextText) === 0 && !isStopLine(rowSegments(page, best.row + 1))) {
+      nameRows.push(best.row + 1);
+    }
   } else if (!COMPANY_SUFFIX.test(current) && COMPANY_SUFFIX.test(next) && digitCount(next) === 0) {
     // "OLD ASIA" + "OWN BY: CHEF LEE SDN BHD": an operator's name is another company's, not the rest of this one.
     const operator = operatorLabelLength(rowWords(best.row + 1)) > 0;
@@ -761,10 +807,27 @@ export function merchant(layout: Layout, repair: (word: Word) => Word = (word) =
   if (after.length > 0 && after.length <= 2 && after.every((w) => BUSINESS_WORDS.has(foldForMatching(w.text)))) {
     nameRows.push((nameRows[nameRows.length - 1] ?? best.row) + 1);
   }
+  // An "&" that joins two rows of the name is no speck at a row's end.
+  const joinedRows = nameRows.flatMap((r, i) => {
+    const words = rowWords(r);
+    const ampersand = rowSegments(page, r)
+      .flatMap((seg) => seg.words)
+      .filter((w) => w.text === "&");
+    const last = ampersand[ampersand.length - 1];
+    return i < nameRows.length - 1 &&
+      last &&
+      words[words.length - 1] !== last &&
+      words.length > 0 &&
+      /&$/.test(rowText(rowSegments(page, r)))
+      ? [...words, last]
+      : words;
+  });
   // A registration number printed after the name, "(139386 X)", is not part of it.
-  const nameWords = dropLeadingLabel(dropTrailingRegistration(nameRows.flatMap((r) => rowWords(r))));
+  const nameWords = afterLegalForm(dropLeadingLabel(dropTrailingRegistration(dropLeadingNumber(joinedRows))));
   const nameText = withoutStraySigns(
-    withoutCaseStrays(lettersForSigns(collapseSpaces(repairLegalForm(nameWords).join(" ")))),
+    withoutCaseStrays(
+      lettersForSigns(shortLegalForm(joinBrokenWords(collapseSpaces(repairLegalForm(nameWords).join(" "))))),
+    ),
   );
   const name = scoredOf(nameText, best.score - 0.8 * Math.min(strayTokens(nameText), 3), nameWords);
 
@@ -773,10 +836,24 @@ export function merchant(layout: Layout, repair: (word: Word) => Word = (word) =
   const above = addressRuns(page, 0, nameRows[0] ?? best.row, rowWords).map((run) => ({ run, penalty: 0.5 }));
   const runs = [...addressRuns(page, below, below + 10, rowWords).map((run) => ({ run, penalty: 0 })), ...above];
   const address = runs.reduce<Scored | null>((top, { run, penalty }) => {
-    const candidate = scoredOf(joinAddress(run.lines), addressEvidence(run) - penalty, run.lineWords.flat());
+    const joined = joinAddress(run.lines);
+    const read = run.lineWords.some((line) => line.some((w) => w.source === "ocr"));
+    const value = joinBrokenWords(splitRunTogether(read ? repairPostcode(joined) : joined));
+    const candidate = scoredOf(value, addressEvidence(run) - penalty, run.lineWords.flat());
     return !top || candidate.score > top.score ? candidate : top;
   }, null);
   return { name: { family: "name", best: name }, address: { family: "address", best: address } };
+}
+
+/**
+ * A row that is only a kind of business and a legal form ("RESTAURANT SDN BHD"): the rest of the name is on the line
+ * above.
+ */
+function onlyTradeAndForm(words: readonly Word[]): boolean {
+  const form = LEGAL_FORMS.find((f) => words.length > f.length && nearLegalForm(words.slice(-f.length), f));
+  if (!form) return false;
+  const head = words.slice(0, words.length - form.length);
+  return head.length <= 2 && head.every((w) => isTradeWord(w.text) || BUSINESS_WORDS.has(foldForMatching(w.text)));
 }
 
 /**
@@ -837,6 +914,25 @@ interface AddressRun {
   lineWords: Word[][];
   /** Rows between the name and the run: a shop's address is printed right under its name. */
   gap: number;
+  /** Whether the run closes on the shop's outlet line (isOutletLine). */
+  outlet?: boolean;
+}
+
+/**
+ * The line under a chain store's address that names the outlet: a store number and its place ("1245-DESA SRI
+ * HARTAMAS", "1317 TRILLIUM SG BESI") or a place in brackets ("(ACME TESCO TERBAU)"). Printed as the last line of
+ * the address block, it is part of the address as printed.
+ */
+function isOutletLine(text: string): boolean {
+  const t = text.trim();
+  return /^\d{3,4}\s?-?\s?\p{L}{2,}[\p{L}\d ]*$/u.test(t) || /^\([\p{L} ]{4,}\)$/u.test(t);
+}
+
+/** The postcode line is the run's last line, or the last but a region line ("43300 SERI KEMBANGAN" + "SELANGOR"). */
+function endsOnPostcodeLine(lines: readonly string[]): boolean {
+  const last = lines.length - 1;
+  const postcode = lines.findIndex((l) => /(^|[\s,.])\d{5}(?=[\s,.]|$)/.test(l));
+  return postcode >= 0 && (postcode === last || (postcode === last - 1 && digitCount(lines[last] ?? "") === 0));
 }
 
 /** Words of till chatter and document fields that never occur in an address ("PREPAY CHIT NUMBER", "Slip No"). */
@@ -923,8 +1019,17 @@ function closesAddress(lines: readonly string[], text: string): boolean {
   if (lines.some(endsWithCountry)) return true;
   const postcode = lines.findIndex(hasPostcode);
   if (postcode < 0 || isCountry(text)) return false;
-  if (digitCount(text) > 0 || postcode < lines.length - 1) return true;
   const tokens = text.split(/\s+/);
+  // The state printed on its own line after the town ("CAMERON HIGHLANDS" + "PAHANG"), or spelt out at length
+  // ("PETALING JAYA, SELANGOR DARUL EHSAN."), still belongs to the address.
+  const state =
+    digitCount(text) === 0 &&
+    tokens.length <= 6 &&
+    postcode >= lines.length - 2 &&
+    namesState(text) &&
+    !tokens.some(isGarbageToken);
+  if (state) return false;
+  if (digitCount(text) > 0 || postcode < lines.length - 1) return true;
   return tokens.length > 4 || letterCount(text) < 3 || tokens.some(isGarbageToken);
 }
 
@@ -958,6 +1063,16 @@ function addressRuns(page: PageLayout, first: number, end: number, rowWords: (ro
     run = null;
   };
   for (let r = first; r < Math.min(page.rows.length, end) && runs.length < 3; r++) {
+    const open = run as AddressRun | null;
+    if (open && !open.outlet && endsOnPostcodeLine(open.lines)) {
+      const words = rowWords(r);
+      if (isOutletLine(wordsText(words))) {
+        open.lines.push(wordsText(words));
+        open.lineWords.push(words);
+        open.outlet = true;
+        continue;
+      }
+    }
     const words = addressLine(page, r, rowWords);
     if (words === null) {
       close();
@@ -980,9 +1095,35 @@ function addressRuns(page: PageLayout, first: number, end: number, rowWords: (ro
   return runs;
 }
 
+/** Buildings an address starts with ("PARADIGM MALL", "MENARA ACME"): part of the address, not the shop. */
+const BUILDING =
+  /\b(mall|plaza|centre|center|complex|kompleks|tower|menara|wisma|bangunan|building|square|arcade|galleria|parade)\b/i;
+
+/** How an address's first line starts: a house, lot, unit or floor number, or the street itself. */
+const PREMISES =
+  /^(no\b|no\.|lot\b|\d|level\b|lvl\b|unit\b|blk\b|block\b|ground\b|tingkat\b|aras\b|suite\b|jalan\b|jln\b|pt\s?\d|\p{L}{1,2}-?\d)/iu;
+
+/**
+ * Whether a run's first line is a shop's trading or branch name above its address ("IKEA Cheras" over "No 2A Jalan
+ * ..."): no digits, no street word, and the next line starts the way addresses do (PREMISES) while it does not.
+ */
+function namesShopAbove(first: string, second: string | undefined): boolean {
+  return (
+    second !== undefined &&
+    digitCount(first) === 0 &&
+    !STREET.test(first) &&
+    !BUILDING.test(first) &&
+    !PREMISES.test(first.trim()) &&
+    PREMISES.test(second.trim()) &&
+    // "15000 KHEMISSET": a postcode line under a street line without a number is the end of an address.
+    !/^\d{5}\b/.test(second.trim())
+  );
+}
+
 function withoutTradingLine(run: AddressRun): AddressRun {
   const [first, ...rest] = run.lines;
-  if (first === undefined || rest.length === 0 || !isTradingLine(first)) return run;
+  if (first === undefined || rest.length === 0) return run;
+  if (!isTradingLine(first) && !namesShopAbove(first, rest[0])) return run;
   return { lines: rest, lineWords: run.lineWords.slice(1), gap: run.gap + 1 };
 }
 
@@ -1083,7 +1224,8 @@ function splitBlock(lines: LineSegment[][]): { name: LineSegment[]; address: Lin
     const text = seg.text;
     if (ATTENTION.test(text) || isLabelValueLine(line)) continue;
     if (name.length === 0) {
-      if (digitCount(text) > 0 || isStopLine(line) || isGeneric(text)) continue;
+      // A heading over the block ("Delivery address", "Ship to") is a label, not the party's name.
+      if (digitCount(text) > 0 || isStopLine(line) || isGeneric(text) || wholeLabel(seg).length > 0) continue;
       name.push(seg);
       nameOpen = SALUTATION.test(text.trim()) || !COMPANY_SUFFIX.test(text);
       continue;
@@ -1231,6 +1373,10 @@ function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Se
   if (!best) return null;
   const lines = blockBelow(page, best.row, best.seg.box.x0, best.seg.box.x1, 6);
   const decision = blockDecision(lines, 0.6 + 0.3 * best.score);
+  // The issuer's name is the line chosen: when the block's reading skips it (a billing period, a date line), the line
+  // it takes instead is whatever follows (a line item), not a name.
+  const chosen = new Set(best.seg.words.map((w) => w.id));
+  if (!decision.name.best?.words.some((w) => chosen.has(w.id))) return null;
   return decision;
 }
 

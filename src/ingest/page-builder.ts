@@ -1,6 +1,6 @@
 import type { Box, Page, PageWarning, Word, WordSource } from "../document/model.js";
+import { boxOnUpright, quarterTurn, uprightBox, uprightSize } from "../document/page-frame.js";
 import { groupLines, unionBox } from "./lines.js";
-import { uprightBox } from "./ocr/orientation.js";
 
 /** A word before it has a document-wide id. */
 export interface RawWord {
@@ -35,11 +35,15 @@ function clampBox(box: Box): Box {
  * Assembles a page: words in reading order (row by row, left to right) with ids counted up from `firstId`,
  * so ids are unique across the document and follow reading order.
  *
- * `rotation` is the clockwise turn in degrees that made the page upright for OCR (OcrResult.rotation). The lines and
- * their order are those of the page read upright: words are grouped on their boxes turned upright. The boxes the page
- * keeps stay in ratios of the page as uploaded, and its size is the uploaded one: the result's bounding boxes are
- * ratios of the page as uploaded (spec) and page images are served as uploaded (workflows/page-images.ts), so a box
- * must land on the word in the image a user draws on.
+ * `rotation` is the clockwise turn in degrees that made the page upright for OCR (OcrResult.rotation); the words'
+ * boxes are on the page as uploaded (ratios of `size`). The lines and their order are those of the page read upright:
+ * words are grouped on their boxes turned upright. A page turned by a quarter or half turn is built turned back by
+ * it (document/page-frame.ts): its words' boxes and size are those of the page as it reads, so extraction finds its
+ * rows, columns and labels as on any upright page, and the page records the turn (Page.rotation) so that the
+ * result's boxes are put back on the page as uploaded (spec: ratios of the page as uploaded; page images are served
+ * as uploaded, workflows/page-images.ts). A skew of a few degrees is left in the boxes, as on any scan: extraction
+ * levels its rows itself (extract/layout.ts). Levelling the boxes here too lost 3 fields and found 1 on the 6
+ * invoices-dev documents of `bench:scan-invoices --rotated 6` turned 3° (each read once, extracted both ways).
  */
 export function buildPage(
   pageNum: number,
@@ -49,20 +53,24 @@ export function buildPage(
   firstId: number,
   rotation = 0,
 ): Page {
+  const sized = size.width > 0 && size.height > 0;
+  const turned = rotation % 360 !== 0 && sized;
+  const quarter = sized ? quarterTurn(rotation) : 0;
   const kept = raw
     .filter((w) => w.text.trim() !== "")
     .map((w) => ({ ...w, text: w.text.trim(), box: clampBox(w.box) }));
-  const turned = rotation % 360 !== 0 && size.width > 0 && size.height > 0;
   const rows = groupLines(kept.map((w) => (turned ? uprightBox(w.box, rotation, size) : w.box)));
+  const boxOf = (box: Box): Box => (quarter === 0 ? box : boxOnUpright(box, quarter, size));
   const words: Word[] = [];
   const lines = rows.map((row) => {
     const wordIds = row.map((i) => {
       const w = kept[i]!;
       const id = firstId + words.length;
-      words.push({ id, text: w.text, box: w.box, source, confidence: w.confidence });
+      words.push({ id, text: w.text, box: boxOf(w.box), source, confidence: w.confidence });
       return id;
     });
-    return { wordIds, box: unionBox(row.map((i) => kept[i]!.box)) };
+    return { wordIds, box: unionBox(row.map((i) => boxOf(kept[i]!.box))) };
   });
-  return { pageNum, width: size.width, height: size.height, source, words, lines };
+  if (quarter === 0) return { pageNum, width: size.width, height: size.height, source, words, lines };
+  return { pageNum, ...uprightSize(size, quarter), source, words, lines, rotation: quarter };
 }

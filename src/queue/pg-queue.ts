@@ -14,6 +14,7 @@
  * New jobs are announced with NOTIFY so idle workers fetch at once instead of waiting for their next poll.
  */
 
+import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { MAX_ATTEMPTS, MAX_INTERRUPTIONS } from "../domain/attempts.js";
@@ -112,8 +113,19 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
   const { settings } = options;
   // pg-boss runs its SQL on a pool of ours, hardened against connections dropped by a server restart.
   const pool = bossPool(options.url, options.onError);
+  // pg-boss's SQL still in flight: its stop does not wait for a fetch already sent, nor for the job that fetch
+  // returns, nor for the completion it then sends unawaited; the drain waits for them before ending the pool.
+  let queries = 0;
+  const executeSql = async (text: string, values?: unknown[]) => {
+    queries++;
+    try {
+      return await pool.query(text, values);
+    } finally {
+      queries--;
+    }
+  };
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
+    db: { executeSql },
     schema: settings.schema,
     supervise: options.worker !== undefined,
     schedule: false,
@@ -240,6 +252,10 @@ export async function startPgQueue(options: PgQueueOptions): Promise<PgQueue> {
       clearInterval(depthTimer);
       // Graceful: running jobs finish (up to the pool's own task timeout); waiting ones stay queued in PostgreSQL.
       await boss.stop({ graceful: true, wait: true, timeout: 10 * 60_000 });
+      // A fetch sent just before the stop still delivers its job: it runs, and its completion is written, before the
+      // pool ends (a query on an ended pool would reject with nobody listening).
+      const settleBy = Date.now() + 10 * 60_000;
+      while ((queries > 0 || running > 0) && Date.now() < settleBy) await delay(20);
       await pool.end();
     },
   };

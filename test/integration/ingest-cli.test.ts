@@ -46,6 +46,6 @@ describe("docsift ocr", () => {
   it("refuses an unknown engine with a usage error naming it", () => {
     const out = docsift("ocr", "x.pdf", "--engine", "magic");
     assert.equal(out.status, 2);
-    assert.match(out.stderr, /--engine must be tesseract-cli or tesseract-js, not "magic"/);
+    assert.match(out.stderr, /--engine must be tesseract-cli, tesseract-js or paddle, not "magic"/);
   });
 });

@@ -40,6 +40,15 @@ function wordsInPlace(expected: readonly ExpectedWord[], result: OcrResult): num
   return placed;
 }
 
+/** The docsift CLI run from source, as a user runs it. */
+function docsift(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 300_000,
+  });
+}
+
 describe("PaddleOCR engine: detection + recognition on a page with known text", () => {
   let expected: ExpectedWord[];
   let scan: Buffer;
@@ -91,26 +100,32 @@ describe("PaddleOCR engine: detection + recognition on a page with known text", 
     assert.ok(recall >= 0.9, `recall ${recall.toFixed(2)}`);
   });
 
+  it("docsift ocr --engine paddle prints the words PaddleOCR read", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "docsift-paddle-"));
+    try {
+      const file = join(dir, "scan.jpg");
+      await writeFile(file, scan);
+      const out = docsift(["ocr", file, "--engine", "paddle"]);
+      assert.equal(out.status, 0, out.stderr);
+      const doc = JSON.parse(out.stdout) as { pages: { source: string; words: { text: string }[] }[] };
+      assert.equal(doc.pages[0]?.source, "ocr");
+      assert.ok(
+        doc.pages[0]?.words.some((w) => w.text.includes("INV-2024-0042")),
+        doc.pages[0]?.words.map((w) => w.text).join(" "),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("docsift extract with DOCSIFT_OCR_ENGINE=paddle finds the invoice's fields", async () => {
     const dir = await mkdtemp(join(tmpdir(), "docsift-paddle-"));
     try {
       const file = join(dir, "scan.jpg");
       await writeFile(file, scan);
-      const out = spawnSync(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          join(import.meta.dirname, "../../src/cli/main.ts"),
-          "extract",
-          "--product",
-          "invoices",
-          "--format",
-          "jsonl",
-          file,
-        ],
-        { encoding: "utf8", env: { ...process.env, DOCSIFT_OCR_ENGINE: "paddle" }, timeout: 300_000 },
-      );
+      const out = docsift(["extract", "--product", "invoices", "--format", "jsonl", file], {
+        DOCSIFT_OCR_ENGINE: "paddle",
+      });
       assert.equal(out.status, 0, out.stderr);
       const line = JSON.parse(out.stdout.trim()) as {
         status: string;

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
 import { sql } from "kysely";
+import pg from "pg";
 import { MAX_ATTEMPTS } from "../../src/domain/attempts.js";
 import type { JobHandler } from "../../src/queue/job-queue.js";
 import { type PgCompletion, startPgCompletion } from "../../src/queue/pg-completion.js";
@@ -171,3 +172,82 @@ test("a job dead-lettered for deliveries that were not the file's fault is queue
     await completion.close();
   }
 });
+
+test("a fetch already sent when the queue drains still runs its job and records it done before the pool ends", async () => {
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown): void => {
+    rejections.push(reason);
+  };
+  process.on("unhandledRejection", onRejection);
+  const db = storage.postgres!.db;
+  const completion = await startPgCompletion({ url: schema.url, db, store: storage.store, onError });
+  const ran: string[] = [];
+  const settings = {
+    ...pgQueueSettings(schema.url, DEFAULT_PG_QUEUE_TUNING),
+    // One fetch on start, then none until woken: the test decides when the next fetch is sent.
+    pollingIntervalSeconds: 60,
+  };
+  const queue = await startPgQueue({
+    url: schema.url,
+    settings,
+    completion,
+    onError,
+    worker: {
+      handler: async (fileId) => {
+        ran.push(fileId);
+        return "done";
+      },
+      concurrency: 1,
+      store: storage.store,
+      onDeadLetter: () => undefined,
+    },
+  });
+  const locker = new pg.Client({ connectionString: schema.url });
+  await locker.connect();
+  let drained: Promise<void> | undefined;
+  try {
+    const fileId = await newFile();
+    await queue.enqueue(fileId);
+    // Hold the job table so the next fetch waits in PostgreSQL, then wake the worker into that fetch.
+    await locker.query("BEGIN");
+    await locker.query(`LOCK TABLE ${pg.escapeIdentifier(settings.schema)}.job IN ACCESS EXCLUSIVE MODE`);
+    queue.wake();
+    await waitFor(async () => {
+      const { rows } = await locker.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%job%'",
+      );
+      return Number(rows[0]?.n) > 0;
+    });
+    // The drain begins while that fetch is in flight; then the fetch is let through and delivers the job.
+    drained = queue.drain();
+    await new Promise((r) => setTimeout(r, 300));
+    await locker.query("COMMIT");
+    await drained;
+    assert.deepEqual(ran, [fileId], "the job the fetch delivered ran");
+    const { rows } = await locker.query<{ state: string }>(
+      `SELECT state FROM ${pg.escapeIdentifier(settings.schema)}.job WHERE data->>'fileId' = $1`,
+      [fileId],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.state),
+      ["completed"],
+      "its completion was written before the pool ended",
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(rejections, [], "no query was sent on the ended pool");
+  } finally {
+    await locker.query("ROLLBACK").catch(() => undefined);
+    await locker.end();
+    await drained?.catch(() => undefined);
+    await completion.close();
+    process.off("unhandledRejection", onRejection);
+  }
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

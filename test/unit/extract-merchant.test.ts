@@ -246,3 +246,96 @@ describe("merchant address after a registration line", () => {
     assert.equal(address.best?.value, "LOT 1851-A, MAPLE ROAD 6, 43300 HILLTOWN");
   });
 });
+
+describe("receipt header repair against the rest of the header", () => {
+  it("puts right a postcode whose first digit contradicts the state named after it", () => {
+    const { address } = party(["BLUE LEAF TRADING SDN BHD", "NO 8, JALAN MERANTI 3,", "96000 KUALA LUMPUR"]);
+    assert.equal(address.best?.value, "NO 8, JALAN MERANTI 3, 56000 KUALA LUMPUR");
+  });
+
+  it("maps a letter read for a digit of a postcode and leaves a postcode of the named state alone", () => {
+    assert.equal(
+      party(["BLUE LEAF TRADING SDN BHD", "NO 8, JALAN MERANTI 3,", "B1750 MASAI JOHOR"]).address.best?.value,
+      "NO 8, JALAN MERANTI 3, 81750 MASAI JOHOR",
+    );
+    assert.equal(
+      party(["BLUE LEAF TRADING SDN BHD", "NO 8, JALAN MERANTI 3,", "43000 KAJANG SELANGOR"]).address.best?.value,
+      "NO 8, JALAN MERANTI 3, 43000 KAJANG SELANGOR",
+    );
+  });
+
+  it("splits place words OCR ran together and repairs glyphs read for others ('rn' for 'm')", () => {
+    const { address } = party(["BLUE LEAF TRADING SDN BHD", "NO 8, JALAN PERRNAS 3,", "81100 JOHOR BAHRUJOHOR"]);
+    assert.equal(address.best?.value, "NO 8, JALAN PERMAS 3, 81100 JOHOR BAHRU JOHOR");
+  });
+
+  it("drops a shop's name line above the line the address starts on, not a building", () => {
+    assert.equal(
+      party(["BLUE LEAF TRADING SDN BHD", "ACME CHERAS", "NO 2A, JALAN MERANTI,", "55100 KUALA LUMPUR"]).address.best
+        ?.value,
+      "NO 2A, JALAN MERANTI, 55100 KUALA LUMPUR",
+    );
+    assert.equal(
+      party(["BLUE LEAF TRADING SDN BHD", "PARADIGM MALL", "LOT 4F-27, 4TH FLOOR"]).address.best?.value,
+      "PARADIGM MALL, LOT 4F-27, 4TH FLOOR",
+    );
+  });
+
+  it("keeps the state printed on its own line after the town line, and spelt out at length", () => {
+    assert.equal(
+      party(["BLUE LEAF TRADING SDN BHD", "NO.17, JALAN BESAR,", "39100 BRINCHANG,", "CAMERON HIGHLANDS,", "PAHANG"])
+        .address.best?.value,
+      "NO.17, JALAN BESAR, 39100 BRINCHANG, CAMERON HIGHLANDS, PAHANG",
+    );
+    assert.equal(
+      party([
+        "BLUE LEAF TRADING SDN BHD",
+        "NO: G3, JLN PJU 1A/3,",
+        "ARA DAMANSARA, 47301",
+        "PETALING JAYA, SELANGOR DARUL EHSAN.",
+      ]).address.best?.value,
+      "NO: G3, JLN PJU 1A/3, ARA DAMANSARA, 47301, PETALING JAYA, SELANGOR DARUL EHSAN.",
+    );
+  });
+
+  it("keeps a chain store's outlet line printed under the postcode and state", () => {
+    const { address } = party([
+      "BLUE LEAF MART S/B",
+      "LOT 12, JALAN MERANTI,",
+      "41150 KLANG, SELANGOR",
+      "1245-DESA HARTAMAS",
+      "GST ID NO : 000181747712",
+    ]);
+    assert.equal(address.best?.value, "LOT 12, JALAN MERANTI, 41150 KLANG, SELANGOR, 1245-DESA HARTAMAS");
+  });
+});
+
+describe("receipt name over two rows and around numbers", () => {
+  it("joins the row a name continues on after an '&'", () => {
+    const { name } = party(["HOME LEAF HARDWARE &", "ELECTRICAL", "NO 8, JALAN MERANTI 3,", "43000 KAJANG"]);
+    assert.equal(name.best?.value, "HOME LEAF HARDWARE & ELECTRICAL");
+  });
+
+  it("takes the row above a row that is only a kind of business and a legal form", () => {
+    const { name } = party(["LIAN CHI PU VEGETARIAN", "RESTAURANT SDN BHD", "(1095514-X)", "NO 8, JALAN MERANTI 3,"]);
+    assert.equal(name.best?.value, "LIAN CHI PU VEGETARIAN RESTAURANT SDN BHD");
+  });
+
+  it("drops a till number before the name, a registration label row, and reads 'S/B' as OCR misreads it", () => {
+    assert.equal(
+      party(["#000002 BAIFU (M) SDN BHD", "COMPANY NO(814198-X)", "NO 8, JALAN MERANTI 3,"]).name.best?.value,
+      "BAIFU (M) SDN BHD",
+    );
+    assert.equal(party(["99 SPEED MART 5/B", "NO 8, JALAN MERANTI 3,"]).name.best?.value, "99 SPEED MART S/B");
+  });
+
+  it("keeps a bracket OCR left open before a registration number in brackets", () => {
+    const { name } = party(["THE STORE (MALAYSIA SDN BHD (8199K)", "NO 8, JALAN MERANTI 3,"]);
+    assert.equal(name.best?.value, "THE STORE (MALAYSIA SDN BHD");
+  });
+
+  it("ends a name on its legal form, without the doubtful short tokens OCR read after it", () => {
+    const { name } = party([["SHH MOTOR SDN BHD CA Fal", 0.7], "NO 8, JALAN MERANTI 3,"]);
+    assert.equal(name.best?.value, "SHH MOTOR SDN BHD");
+  });
+});

@@ -241,3 +241,117 @@ describe("dates of subscriptions", () => {
     assert.notEqual(got.get("invoice.dueDate"), "2024-04-01");
   });
 });
+
+describe("a delivery-address label above the customer's block", () => {
+  it("is not the customer's name", () => {
+    const got = fields(
+      page([
+        [["Brightwater Mills Ltd - 4 Canal Row - Leeds LS1 4AB", 20]],
+        [["VAT GB 123 4567 89 - Company No 0123456", 20]],
+        [["Invoice INV-2207", 20]],
+        [["Delivery address", 20]],
+        [["Northwind Traders", 20]],
+        [["12 Harbour Road", 20]],
+        [["Hull HU1 2AA", 20]],
+        [["United Kingdom", 20]],
+        [
+          ["Invoice date", 20],
+          ["03/04/2024", 160],
+        ],
+        [
+          ["Widgets", 20],
+          ["£90.00", 320],
+        ],
+        [
+          ["Total", 20],
+          ["£90.00", 320],
+        ],
+        [["Thank you for your business", 20]],
+        [["Payment within 30 days", 20]],
+        [["Page 1 of 1", 20]],
+      ]),
+    );
+    assert.equal(got.get("customer.name"), "Northwind Traders");
+  });
+});
+
+describe("SaaS layouts in other languages", () => {
+  it("prefers 'Total de cette facture' over the per-service totals below it", () => {
+    const got = fields(
+      page([
+        [["Facture", 20]],
+        [
+          ["Client", 20],
+          ["Numéro de facture 4214597", 220],
+        ],
+        [["Hugo Bernard", 20]],
+        [["86 place de la République", 20]],
+        [["13001 Marseille", 20]],
+        [
+          ["Sous-total", 200],
+          ["15 618,06 €", 310],
+        ],
+        [
+          ["TVA (20%)", 200],
+          ["3 123,61 €", 310],
+        ],
+        [
+          ["Total de cette facture", 150],
+          ["18 741,67 €", 310],
+        ],
+        [["Récapitulatif par service", 20]],
+        [
+          ["Maintenance site web total", 20],
+          ["2 347,32 €", 310],
+        ],
+        [
+          ["Frais de déplacement total", 20],
+          ["1 022,96 €", 310],
+        ],
+        [
+          ["Gestion de projet total", 20],
+          ["99,00 €", 310],
+        ],
+      ]),
+    );
+    assert.equal(got.get("invoice.total"), "18741.67");
+  });
+
+  it("does not take the line item under a billing period as the seller's name", () => {
+    const got = fields(
+      page([
+        [["Facture", 20]],
+        [
+          ["Client", 20],
+          ["Numéro de facture 4214597", 220],
+        ],
+        [["Hugo Bernard", 20]],
+        [["86 place de la République", 20]],
+        [["13001 Marseille", 20]],
+        [["Période de facturation 2026-05-26 - 2026-06-25", 20]],
+        [
+          ["Main d'œuvre installation", 20],
+          ["898,74 €", 310],
+        ],
+        [["2026-05-26 - 2026-06-25", 20]],
+        [
+          ["Total", 200],
+          ["898,74 €", 310],
+        ],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+        [["support@batimentmoreau.io", 20]],
+      ]),
+    );
+    assert.notEqual(got.get("supplier.name"), "Main d'œuvre installation");
+  });
+});

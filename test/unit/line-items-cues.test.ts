@@ -4,68 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Document, Line, Page, Word, WordSource } from "../../src/document/model.js";
+import type { Document } from "../../src/document/model.js";
 import { extractLineItems } from "../../src/extract/line-items/index.js";
 import { localeHints } from "../../src/extract/normalise/locale.js";
+import { type Cell, tableDocument, tablePage } from "../helpers/table-page.js";
 
-/** A cell as printed: text and its left and right edges (page-width ratios); optional OCR confidence. */
-type Cell = [text: string, x0: number, x1: number, confidence?: number];
-
-let nextId = 1;
-
-interface PageOptions {
-  top?: number;
-  /** Distance between rows' tops (text is 0.011 high). */
-  spacing?: number;
-  source?: WordSource;
-  /** Extra words (OCR echoes) placed as given. */
-  extra?: { text: string; box: Word["box"]; confidence: number }[];
-}
-
-/** A page from rows of cells, one row per line, 0.02 apart unless told; a row's cells split into words. */
-function page(pageNum: number, rows: readonly (readonly Cell[])[], options: PageOptions = {}): Page {
-  const top = options.top ?? 0.3;
-  const source = options.source ?? "text";
-  const words: Word[] = [];
-  const lines: Line[] = [];
-  rows.forEach((cells, r) => {
-    const y0 = top + r * (options.spacing ?? 0.02);
-    const ids: number[] = [];
-    for (const [text, x0, x1, confidence] of cells) {
-      const parts = text.split(" ");
-      const step = (x1 - x0) / parts.length;
-      parts.forEach((part, i) => {
-        const id = nextId++;
-        ids.push(id);
-        words.push({
-          id,
-          text: part,
-          box: { x0: x0 + i * step, y0, x1: x0 + (i + 1) * step - step * 0.15, y1: y0 + 0.011 },
-          source,
-          confidence: source === "ocr" ? (confidence ?? 0.9) : 1,
-        });
-      });
-    }
-    if (ids.length === 0) return;
-    const own = words.filter((w) => ids.includes(w.id));
-    lines.push({
-      wordIds: ids,
-      box: {
-        x0: Math.min(...own.map((w) => w.box.x0)),
-        y0,
-        x1: Math.max(...own.map((w) => w.box.x1)),
-        y1: y0 + 0.011,
-      },
-    });
-  });
-  for (const e of options.extra ?? [])
-    words.push({ id: nextId++, text: e.text, box: e.box, source, confidence: e.confidence });
-  return { pageNum, width: 595, height: 842, source, words, lines };
-}
-
-function doc(...pages: Page[]): Document {
-  return { type: "pdf", pages };
-}
+const page = tablePage;
+const doc = tableDocument;
 
 /** Right-aligned number ending at x1. */
 function num(text: string, x1: number): Cell {

@@ -1,54 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Document, Line, Page, Word } from "../../src/document/model.js";
 import { extractLineItems } from "../../src/extract/line-items/index.js";
 import { localeHints } from "../../src/extract/normalise/locale.js";
+import { type Cell, tableDocument, tablePage } from "../helpers/table-page.js";
 
-/** A cell as printed: text and its left and right edges (page-width ratios). */
-type Cell = [text: string, x0: number, x1: number];
-
-let nextId = 1;
-
-/** A page from rows of cells, one row per line, 0.02 apart from `top`; a row's cells split into words. */
-function page(pageNum: number, rows: readonly (readonly Cell[])[], top = 0.3): Page {
-  const words: Word[] = [];
-  const lines: Line[] = [];
-  rows.forEach((cells, r) => {
-    const y0 = top + r * 0.02;
-    const ids: number[] = [];
-    for (const [text, x0, x1] of cells) {
-      const parts = text.split(" ");
-      const step = (x1 - x0) / parts.length;
-      parts.forEach((part, i) => {
-        const id = nextId++;
-        ids.push(id);
-        words.push({
-          id,
-          text: part,
-          box: { x0: x0 + i * step, y0, x1: x0 + (i + 1) * step - step * 0.15, y1: y0 + 0.011 },
-          source: "text",
-          confidence: 1,
-        });
-      });
-    }
-    if (ids.length === 0) return;
-    const own = words.filter((w) => ids.includes(w.id));
-    lines.push({
-      wordIds: ids,
-      box: {
-        x0: Math.min(...own.map((w) => w.box.x0)),
-        y0,
-        x1: Math.max(...own.map((w) => w.box.x1)),
-        y1: y0 + 0.011,
-      },
-    });
-  });
-  return { pageNum, width: 595, height: 842, source: "text", words, lines };
-}
-
-function doc(...pages: Page[]): Document {
-  return { type: "pdf", pages };
-}
+const page = (pageNum: number, rows: readonly (readonly Cell[])[], top?: number) => tablePage(pageNum, rows, { top });
+const doc = tableDocument;
 
 const HEADER: Cell[] = [
   ["Description", 0.08, 0.2],

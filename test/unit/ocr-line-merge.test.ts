@@ -123,9 +123,10 @@ describe("mergeLine", () => {
 });
 
 describe("shouldReread", () => {
-  it("re-reads a line holding a word below 0.95 confidence", () => {
-    assert.equal(shouldReread([{ confidence: 0.95 }, { confidence: 1 }]), false);
-    assert.equal(shouldReread([{ confidence: 1 }, { confidence: 0.9499 }]), true);
+  it("re-reads a line holding a word below 0.93 confidence without accents (mergeLine keeps every other word)", () => {
+    assert.equal(shouldReread([{ confidence: 0.93 }, { confidence: 1 }]), false);
+    assert.equal(shouldReread([{ confidence: 1 }, { confidence: 0.9299 }]), true);
+    assert.equal(shouldReread([{ confidence: 0.4, text: "Köln" }]), false);
     assert.equal(shouldReread([]), false);
   });
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import sharp from "sharp";
+import { boxAsUploaded, quarterTurn } from "../../src/document/page-frame.js";
 import { boxBeforeRotation, measureOrientation, UPRIGHT, uprightBox } from "../../src/ingest/ocr/orientation.js";
 import { buildPage } from "../../src/ingest/page-builder.js";
 import type { GreyImage } from "../../src/ingest/pgm.js";
@@ -73,7 +74,7 @@ describe("boxBeforeRotation: boxes read on the corrected page, on the page as gi
   });
 });
 
-describe("a page read turned: lines as it reads upright, boxes on the page as uploaded", () => {
+describe("a page read turned: built upright, its boxes mapped back onto the page as uploaded", () => {
   // Two lines of three words on the upright page (ratios of a 1000 x 600 frame).
   const UPRIGHT_WORDS = [
     ["Rechnung", 0.1, 0.1, 0.3, 0.14],
@@ -106,9 +107,26 @@ describe("a page read turned: lines as it reads upright, boxes on the page as up
         page.lines.map((l) => text(l.wordIds)),
         ["Rechnung Nr. 4711", "Gesamtbetrag 1.234,50 EUR"],
       );
-      assert.deepEqual({ width: page.width, height: page.height }, uploaded);
-      for (const w of page.words)
-        assert.deepEqual(w.box, raw.find((r) => r.text === w.text)!.box, `${w.text} keeps its uploaded box`);
+      // Built turned back by the quarter or half turn, which the page records (a skew stays in the boxes): its size
+      // is the upright page's, sides swapped by a quarter turn.
+      const quarter = quarterTurn(degrees);
+      assert.equal(page.rotation, quarter === 0 ? undefined : quarter);
+      const frame = s > 0.5 ? { width: uploaded.height, height: uploaded.width } : uploaded;
+      assert.deepEqual({ width: page.width, height: page.height }, frame);
+      const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-6, `${what}: ${a} vs ${b}`);
+      for (const w of page.words) {
+        const [, x0, y0, x1, y1] = UPRIGHT_WORDS.find(([text]) => text === w.text)!;
+        // The upright frame and the image OCR read share their centre: the word lies as far from it in both.
+        const x = (r: number) => ((r - 0.5) * upright.width) / frame.width + 0.5;
+        const y = (r: number) => ((r - 0.5) * upright.height) / frame.height + 0.5;
+        const expected = { x0: x(x0), y0: y(y0), x1: x(x1), y1: y(y1) };
+        const onUpload = raw.find((r) => r.text === w.text)!.box;
+        const back = boxAsUploaded(w.box, page);
+        for (const k of ["x0", "y0", "x1", "y1"] as const) {
+          if (degrees === quarter) near(w.box[k], expected[k], `${w.text} upright ${k}`);
+          near(back[k], onUpload[k], `${w.text} back on the page as uploaded ${k}`);
+        }
+      }
     });
   }
 

@@ -6,7 +6,7 @@ import type { Box, Word } from "../../document/model.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { isNumeric, moneyCell } from "./cells.js";
 import { foldWord } from "./fold.js";
-import { type ColumnRole, fuzzyRolesOf, MAX_PHRASE_WORDS, rolesOf } from "./headers.js";
+import { type ColumnRole, fuzzyRolesOf, isQualifier, isTaxLead, MAX_PHRASE_WORDS, rolesOf } from "./headers.js";
 import { boxOf, type Chunk, type VisualLine } from "./lines.js";
 
 export interface Column {
@@ -34,6 +34,7 @@ interface Match {
 function matchPhrases(line: VisualLine, fuzzy = false): { matches: Match[]; unmatched: number } {
   const words = line.words;
   const folded = line.chunks.flatMap((c) => c.folded);
+  const cellOf = line.chunks.flatMap((c, k) => c.words.map(() => k));
   const matches: Match[] = [];
   let unmatched = 0;
   let i = 0;
@@ -51,8 +52,35 @@ function matchPhrases(line: VisualLine, fuzzy = false): { matches: Match[]; unma
       const roles = fuzzyRolesOf(folded[i] ?? "");
       if (roles.length > 0) found = { roles, words: words.slice(i, i + 1) };
     }
+    // "excl. VAT", "sin IVA" in a price cell qualify it: no tax-rate column.
+    const taxQualifier =
+      found?.roles.includes("taxRate") === true &&
+      i > 0 &&
+      cellOf[i - 1] === cellOf[i] &&
+      isTaxLead(folded[i - 1] ?? "");
+    // "Rate net", "Total net": a qualifying word right after a phrase of the same cell names no column of its own.
+    const previous = matches[matches.length - 1];
+    const qualifier =
+      found?.words.length === 1 &&
+      isQualifier(folded[i] ?? "") &&
+      previous !== undefined &&
+      previous.words[previous.words.length - 1] === words[i - 1] &&
+      cellOf[i - 1] === cellOf[i];
+    // A qualifier widens the cell it qualifies: the column runs under "Totaal excl. BTW", not only "Totaal".
+    const widen = (n: number): void => {
+      const last = previous?.words[previous.words.length - 1];
+      const at = last === undefined ? -1 : words.indexOf(last);
+      if (previous !== undefined && at >= 0 && cellOf[at] === cellOf[i]) previous.words.push(...words.slice(i, i + n));
+    };
+    if (found !== null && (taxQualifier || qualifier)) {
+      widen(found.words.length);
+      i += found.words.length;
+      continue;
+    }
     if (found === null) {
-      if ((folded[i] ?? "") !== "") unmatched++;
+      const word = folded[i] ?? "";
+      if (word !== "" && !isQualifier(word)) unmatched++;
+      else widen(1);
       i++;
     } else {
       matches.push(found);
@@ -286,9 +314,23 @@ function mergeBand(upper: VisualLine, lower: VisualLine): { line: VisualLine; st
   const under = new Map<Chunk, Word[]>();
   const alone = new Map<Chunk, Word[]>();
   for (const chunk of lower.chunks) {
+    const narrower = (c: Chunk, box: Box): number => Math.min(c.box.x1 - c.box.x0, box.x1 - box.x0);
+    const overlaps = (box: Box) => (c: Chunk) => overlap(c.box.x0, c.box.x1, box.x0, box.x1) > 0.3 * narrower(c, box);
+    // A lower cell under one upper cell joins it whole ("eenheid excl. BTW" under "Prijs per", wider than it).
+    const cells = upper.chunks.filter(overlaps(chunk.box));
+    const only = cells.length === 1 ? cells[0] : undefined;
+    // Unless it is not aligned with that cell and a word of it outside the cell names a column ("(unit) Butiran"
+    // under "Kuantiti").
+    const names = (word: Word): boolean =>
+      !overlaps(word.box)(only as Chunk) && rolesOf(foldWord(word.text)).length > 0;
+    const aligned = (c: Chunk): boolean =>
+      Math.abs(c.box.x0 - chunk.box.x0) < 0.005 || Math.abs(c.box.x1 - chunk.box.x1) < 0.005;
+    if (only !== undefined && (aligned(only) || !chunk.words.some(names))) {
+      under.set(only, [...(under.get(only) ?? []), ...chunk.words]);
+      continue;
+    }
     for (const word of chunk.words) {
-      const narrower = (c: Chunk): number => Math.min(c.box.x1 - c.box.x0, word.box.x1 - word.box.x0);
-      const cell = upper.chunks.find((c) => overlap(c.box.x0, c.box.x1, word.box.x0, word.box.x1) > 0.3 * narrower(c));
+      const cell = upper.chunks.find(overlaps(word.box));
       if (cell !== undefined) under.set(cell, [...(under.get(cell) ?? []), word]);
       else alone.set(chunk, [...(alone.get(chunk) ?? []), word]);
     }

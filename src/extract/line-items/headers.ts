@@ -1,5 +1,11 @@
 /** Looking up the table-header and stop words of vocabulary/table-headers.ts. */
-import { type ColumnRole, HEADER_PHRASES, STOP_PHRASES } from "../vocabulary/table-headers.js";
+import {
+  type ColumnRole,
+  HEADER_PHRASES,
+  HEADER_QUALIFIERS,
+  HEADER_TAX_LEADS,
+  STOP_PHRASES,
+} from "../vocabulary/table-headers.js";
 
 export type { ColumnRole };
 
@@ -61,6 +67,20 @@ export function fuzzyRolesOf(word: string): readonly ColumnRole[] {
 /** The roles a folded phrase may name (several for "bil", "artikel"). */
 export function rolesOf(phrase: string): readonly ColumnRole[] {
   return PHRASE_ROLES.get(phrase) ?? [];
+}
+
+const QUALIFIER_SET: ReadonlySet<string> = new Set(HEADER_QUALIFIERS);
+
+/** Whether a folded word only qualifies a header cell ("ht", "netto", "eur"). */
+export function isQualifier(word: string): boolean {
+  return QUALIFIER_SET.has(word);
+}
+
+const TAX_LEADS: ReadonlySet<string> = new Set(HEADER_TAX_LEADS);
+
+/** Whether a folded word makes the tax word after it a qualifier ("excl" in "Price excl. VAT"). */
+export function isTaxLead(word: string): boolean {
+  return TAX_LEADS.has(word);
 }
 
 /** Whether a line's folded words start with a stop phrase. */

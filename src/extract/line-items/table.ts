@@ -1,6 +1,8 @@
 /**
  * Header mode: a table found by its header line, read row by row. A row starts where the amount column has a number;
- * a text line close under a row's description continues that description. Subtotal, total and tax lines end the table;
+ * a text line close under a row's description continues that description. Where the first row's figures stand on a
+ * line of their own under its description (stacked rows), the table is read that way: text lines go to the row whose
+ * figures follow them. Subtotal, total and tax lines end the table;
  * carried-forward lines and continuation notes end a page of it, and the table goes on at the next page's repeated
  * header, or without one at the first line that fits the same columns.
  */
@@ -80,6 +82,104 @@ function descriptionOnly(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
   return (cells.get("description") ?? []).length > 0;
 }
 
+/** Roles of a row's figures: a line with none of them may be the upper line of a stacked row. */
+const FIGURE_ROLES: ReadonlySet<ColumnRole> = new Set(["quantity", "unitPrice", "amount", "taxRate"]);
+
+/**
+ * A line without figures, with text, as a stacked row's upper line: a running number, code or date (with a digit,
+ * under its column) kept; all other text, wherever it runs over the columns, the description. Null for another line.
+ */
+function upperCells(cells: ReadonlyMap<ColumnRole, Chunk[]>): Map<ColumnRole, Chunk[]> | null {
+  const out = new Map<ColumnRole, Chunk[]>();
+  const text: Chunk[] = [];
+  for (const [role, chunks] of cells) {
+    if (chunks.length === 0) continue;
+    if (FIGURE_ROLES.has(role)) return null;
+    for (const chunk of chunks) {
+      if ((role === "position" || role === "productCode" || role === "date") && /\d/.test(chunk.text)) {
+        addChunk(out, role, chunk);
+      } else text.push(chunk);
+    }
+  }
+  if (!text.some((c) => /\p{L}/u.test(c.text))) return null;
+  out.set(
+    "description",
+    text.sort((a, b) => a.box.x0 - b.box.x0),
+  );
+  return out;
+}
+
+/** Text with no word of letters alone: nothing, or codes and numbers ("AB-1234", "10.5"). */
+function codeOnly(text: string): boolean {
+  return text
+    .trim()
+    .split(/\s+/)
+    .every((token) => !/\p{L}/u.test(token) || /\d/.test(token));
+}
+
+/**
+ * A stacked row's upper lines joined to its figures: description first, a running number or code kept. A code
+ * printed under the description on the figures' line is the row's product code.
+ */
+function takeUpper(cells: Map<ColumnRole, Chunk[]>, upper: ReadonlyMap<ColumnRole, Chunk[]>): void {
+  const own = cells.get("description") ?? [];
+  if (upper.has("description") && own.length > 0 && codeOnly(cellText(cells, "description"))) {
+    if (/\p{L}/u.test(cellText(cells, "description")) && (cells.get("productCode") ?? []).length === 0) {
+      cells.set("productCode", own);
+    }
+    cells.delete("description");
+  }
+  for (const [role, chunks] of upper) {
+    const own = cells.get(role) ?? [];
+    if (role === "description") cells.set(role, [...chunks, ...own]);
+    else if (own.length === 0) cells.set(role, [...chunks]);
+  }
+}
+
+interface TrailingLine {
+  chunks: Chunk[];
+  y0: number;
+  y1: number;
+  /** Read below the row's description by more than a line's gap: not part of the row unless moved to the next. */
+  loose: boolean;
+}
+
+/**
+ * Description lines read under a row's figures that belong to the next row: where the space between rows is wider
+ * than between the lines of a row, the lines after the widest gap (clearly the widest) go with the row below them —
+ * figures centred on, or printed at the foot of, a description over several lines.
+ */
+function moveLeadingLines(
+  previous: DraftRow,
+  row: DraftRow,
+  after: readonly TrailingLine[],
+  figures: number | undefined,
+  line: VisualLine,
+): void {
+  if (after.length === 0 || figures === undefined) return;
+  const gaps = [
+    (after[0]?.y0 ?? 0) - figures,
+    ...after.slice(1).map((l, k) => l.y0 - (after[k]?.y1 ?? 0)),
+    line.box.y0 - (after[after.length - 1]?.y1 ?? 0),
+  ];
+  const sorted = [...gaps].sort((a, b) => b - a);
+  const widest = sorted[0] ?? 0;
+  const next = sorted[1] ?? 0;
+  if (widest < next * 1.25 || widest - next < line.height * 0.2) return;
+  const at = gaps.indexOf(widest);
+  if (at >= after.length) return;
+  if (after.slice(0, at).some((l) => l.loose)) return;
+  const moved = after.slice(at).flatMap((l) => l.chunks);
+  const gone = new Set(moved);
+  previous.cells.set(
+    "description",
+    (previous.cells.get("description") ?? []).filter((c) => !gone.has(c)),
+  );
+  const kept = after[at - 1];
+  previous.bottom = kept === undefined ? figures : kept.y1;
+  row.cells.set("description", [...moved, ...(row.cells.get("description") ?? [])]);
+}
+
 /** readHeader per line, once: the first search, the row loop and the look at the next page all ask. */
 function headerCache(): (lines: readonly VisualLine[], i: number) => Header | null {
   const seen = new Map<VisualLine, Header | null>();
@@ -117,6 +217,12 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
   let columns = first.columns;
   const rows: DraftRow[] = [];
   let continuing = true;
+  // Stacked rows (figures under their description): decided at the table's first row.
+  let stacked: boolean | null = null;
+  // Per row: the bottom of its figures' line and the description lines read under it (rows whose figures are
+  // centred or at the foot of their description give some of them to the next row).
+  const figuresBottom = new Map<DraftRow, number>();
+  const trailing = new Map<DraftRow, TrailingLine[]>();
   for (let p = pageIndex; p < pages.length && continuing; p++) {
     const lines = pages[p] ?? [];
     // On a later page the table resumes at a repeated header, or at the first row that fits the columns.
@@ -124,6 +230,9 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     let headerSeen = p === pageIndex;
     let lastBottom = p === pageIndex ? first.line.box.y1 : 0;
     let pending: Chunk[] = [];
+    // A stacked row's upper lines (description, running number, code), waiting for its figures.
+    let upper = new Map<ColumnRole, Chunk[]>();
+    let upperBottom: number | null = null;
     let pageRows = 0;
     let pageEnd: "page" | "table" | "gap" | null = null;
     for (let i = p === pageIndex ? start : 0; i < lines.length; i++) {
@@ -141,6 +250,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         headerSeen = true;
         lastBottom = header.line.box.y1;
         pending = [];
+        upper = new Map();
+        upperBottom = null;
         i = Math.max(i, header.line.index);
         continue;
       }
@@ -164,32 +275,77 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       const description = cellText(cells, "description");
       const gap = line.box.y0 - lastBottom;
       if (amount !== null) {
+        const lead = stacked === true ? cellText(upper, "description") : "";
         if (!inTable) {
           // Resuming without a header: the row must look like one (text and an amount with cents).
-          if (!/\p{L}/u.test(description) || !hasCents(cellText(cells, "amount"))) continue;
+          if (!/\p{L}/u.test(`${lead} ${description}`) || !hasCents(cellText(cells, "amount"))) continue;
           inTable = true;
         } else if (pageRows > 0 && gap > line.height * 6) {
           pageEnd = footerOnly(lines, i) ? "page" : "gap";
           break;
         }
         stripPosition(cells, columns);
+        // Stacked when the first row's figures have no text of their own and its description stands tight above.
+        stacked ??=
+          upperBottom !== null &&
+          line.box.y0 - upperBottom < line.height * 1.1 &&
+          /\p{L}/u.test(cellText(upper, "description")) &&
+          codeOnly(description);
         const row: DraftRow = { page: line.page, cells, bottom: line.box.y1 };
-        if (pending.length > 0 && pageRows === 0) {
+        const previous = rows[rows.length - 1];
+        if (stacked) takeUpper(cells, upper);
+        else if (pending.length > 0 && pageRows === 0) {
           const own = cells.get("description") ?? [];
           cells.set("description", [...pending, ...own]);
+        } else if (pageRows > 0 && previous !== undefined) {
+          moveLeadingLines(previous, row, trailing.get(previous) ?? [], figuresBottom.get(previous), line);
         }
+        figuresBottom.set(row, line.box.y1);
         pending = [];
+        upper = new Map();
+        upperBottom = null;
         rows.push(row);
         pageRows++;
         lastBottom = line.box.y1;
         continue;
       }
+      // A row's description over its figures: one block of tight lines, the last one right above the figures. Before
+      // the first row such lines are kept both ways (the first row decides), from then on only when stacked.
+      const upperLine =
+        stacked === true ? !inTable || pageRows === 0 || gap < line.height * 4 : inTable && gap < line.height * 3;
+      const upperLineCells = stacked !== false && upperLine ? upperCells(cells) : null;
+      if (upperLineCells !== null) {
+        if (upperBottom === null || line.box.y0 - upperBottom > line.height * 1.1) upper = new Map();
+        for (const [role, chunks] of upperLineCells) for (const chunk of chunks) addChunk(upper, role, chunk);
+        upperBottom = line.box.y1;
+        if (stacked === true) {
+          if (inTable) lastBottom = line.box.y1;
+          continue;
+        }
+      }
       if (!inTable) continue;
       const current = rows[rows.length - 1];
-      if (descriptionOnly(cells) && gap < line.height * 1.1) {
+      // A description line a little further down may start the next row (figures at its foot): kept aside, given to
+      // that row by moveLeadingLines or dropped; so is every description line after it.
+      const after = current === undefined ? [] : (trailing.get(current) ?? []);
+      const lastLoose = after[after.length - 1]?.loose === true ? after[after.length - 1] : undefined;
+      const looseGap = lastLoose === undefined ? gap : line.box.y0 - lastLoose.y1;
+      const loose =
+        stacked === false &&
+        pageRows > 0 &&
+        descriptionOnly(cells) &&
+        (lastLoose !== undefined ? looseGap < line.height * 1.1 : gap >= line.height * 1.1 && gap < line.height * 2);
+      if (loose && current !== undefined) {
+        after.push({ chunks: cells.get("description") ?? [], y0: line.box.y0, y1: line.box.y1, loose: true });
+        trailing.set(current, after);
+        continue;
+      }
+      if (descriptionOnly(cells) && gap < line.height * 1.1 && lastLoose === undefined) {
         if (pageRows > 0 && current !== undefined) {
           for (const chunk of cells.get("description") ?? []) addChunk(current.cells, "description", chunk);
           current.bottom = line.box.y1;
+          after.push({ chunks: cells.get("description") ?? [], y0: line.box.y0, y1: line.box.y1, loose: false });
+          trailing.set(current, after);
         } else pending.push(...(cells.get("description") ?? []));
         lastBottom = line.box.y1;
         continue;

@@ -128,6 +128,10 @@ export const HEADER_PHRASES: Readonly<Record<ColumnRole, readonly string[]>> = {
     "ep",
     "preis je einheit",
     "prix unitaire",
+    "prix unitaire ht",
+    "prix unit",
+    "prix unit ht",
+    "prix ht",
     "pu ht",
     "p u ht",
     "prix u",
@@ -169,6 +173,11 @@ export const HEADER_PHRASES: Readonly<Record<ColumnRole, readonly string[]>> = {
     "montant",
     "total ht",
     "montant ht",
+    "montant ttc",
+    "total ttc",
+    "prix total",
+    "prix total ht",
+    "montant net",
     "importe",
     "bedrag",
     "regeltotaal",
@@ -238,6 +247,59 @@ export const HEADER_PHRASES: Readonly<Record<ColumnRole, readonly string[]>> = {
   date: ["date", "datum", "fecha", "data", "tarikh", "leistungsdatum"],
   position: ["#", "pos", "position", "no", "nr", "n", "nº", "lfd nr", "bil"],
 };
+
+/**
+ * Words that qualify a header cell without naming a role ("Montant HT", "Betrag netto", "Price (EUR)", "Preis exkl."):
+ * not counted against a line being a header.
+ */
+export const HEADER_QUALIFIERS: readonly string[] = [
+  "net",
+  "gross",
+  "ht",
+  "ttc",
+  "hors",
+  "taxe",
+  "taxes",
+  "excl",
+  "incl",
+  "exkl",
+  "inkl",
+  "netto",
+  "brutto",
+  "eur",
+  "euro",
+  "chf",
+  "usd",
+  "gbp",
+  "rm",
+  "sin",
+  "con",
+  "sem",
+  "senza",
+];
+
+/** Words before a tax word in a header cell that make it a qualifier of that cell ("excl. VAT", "zzgl. MwSt.", "s/ IVA"). */
+export const HEADER_TAX_LEADS: readonly string[] = [
+  "excl",
+  "incl",
+  "exkl",
+  "inkl",
+  "zzgl",
+  "ohne",
+  "hors",
+  "sin",
+  "con",
+  "sem",
+  "senza",
+  "s",
+  "c",
+  "ex",
+  "exc",
+  "inc",
+  "before",
+  "without",
+  "tanpa",
+];
 
 /**
  * Lines that end the table (or, with a number, a page of it): subtotals, totals, tax lines, carried-forward and

@@ -77,7 +77,14 @@ const TITLES: Readonly<Record<string, Partial<Record<TitleKind, readonly string[
       "stornorechnung|type split label",
       "storno|type",
     ],
-    receipt: ["kassenbon|type split header", "quittung|type split header", "kassenbeleg|type", "beleg|header"],
+    receipt: [
+      "kassenbon|type split header",
+      "quittung|type split header",
+      "kassenbeleg|type",
+      "beleg|header",
+      "zahlungsbeleg|header",
+      "zahlungsbestätigung|header",
+    ],
     statement: ["kontoauszug|type"],
   },
   fr: {

@@ -1,7 +1,8 @@
 /**
  * An OCR engine that reads pages upright: each page image is measured (orientation.ts), turned and levelled when it
  * lies otherwise, read, and its words' boxes mapped back onto the image as given, so boxes stay in ratios of the page
- * as uploaded. An upright, level page goes to the engine untouched.
+ * as uploaded; the result's `rotation` says how it was turned, and ingest builds the page upright from both
+ * (page-builder.ts). An upright, level page goes to the engine untouched.
  *
  * Up and down are the measure's weak point (upper-case print has no ascenders to tell by, and then it leaves the page
  * as it is), and a skew measured on a photo can be wrong: a page it turned, or levelled and then read poorly, is read

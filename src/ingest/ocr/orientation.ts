@@ -14,7 +14,6 @@
  * All angles are clockwise degrees in image coordinates (y down): the correction is the rotation that makes the
  * page upright, as sharp's `rotate` applies it.
  */
-import type { Box } from "../../document/model.js";
 import { type GreyImage, greyLevelAt } from "../pgm.js";
 
 export interface PageOrientation {
@@ -332,58 +331,5 @@ export function correction(orientation: PageOrientation): number {
   return orientation.turn + orientation.skew;
 }
 
-/**
- * A box in ratios of the corrected image (`rotated`, the page turned `degrees` clockwise about its centre and
- * enlarged to hold it) as the box in ratios of the image as given (`original`) that holds it, clipped to the page.
- */
-export function boxBeforeRotation(
-  box: Box,
-  degrees: number,
-  original: { width: number; height: number },
-  rotated: { width: number; height: number },
-): Box {
-  const a = (-degrees * Math.PI) / 180;
-  const sin = Math.sin(a);
-  const cos = Math.cos(a);
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const [rx, ry] of [
-    [box.x0, box.y0],
-    [box.x1, box.y0],
-    [box.x0, box.y1],
-    [box.x1, box.y1],
-  ] as const) {
-    const dx = rx * rotated.width - rotated.width / 2;
-    const dy = ry * rotated.height - rotated.height / 2;
-    xs.push((dx * cos - dy * sin + original.width / 2) / original.width);
-    ys.push((dx * sin + dy * cos + original.height / 2) / original.height);
-  }
-  const clip = (v: number): number => Math.min(1, Math.max(0, v));
-  return { x0: clip(Math.min(...xs)), y0: clip(Math.min(...ys)), x1: clip(Math.max(...xs)), y1: clip(Math.max(...ys)) };
-}
-
-/**
- * The box, in pixels of an upright frame, of a word that lies in `box` (ratios of a `size` page) on a page read
- * turned `degrees` clockwise: boxBeforeRotation undone (its box holds the word's turned box; the word's own width and
- * height are solved back from it), about the page's centre. For grouping words into lines as the page reads upright.
- */
-export function uprightBox(box: Box, degrees: number, size: { width: number; height: number }): Box {
-  const a = (degrees * Math.PI) / 180;
-  const sin = Math.sin(a);
-  const cos = Math.cos(a);
-  const dx = ((box.x0 + box.x1) / 2 - 0.5) * size.width;
-  const dy = ((box.y0 + box.y1) / 2 - 0.5) * size.height;
-  const x = dx * cos - dy * sin;
-  const y = dx * sin + dy * cos;
-  const outerW = (box.x1 - box.x0) * size.width;
-  const outerH = (box.y1 - box.y0) * size.height;
-  // outerW = w|cos| + h|sin|, outerH = w|sin| + h|cos|: solved for the word's w and h, or (a box clipped at the
-  // page's edge) the outer box taken as a quarter turn would take it.
-  const c = Math.abs(cos);
-  const s = Math.abs(sin);
-  const det = c * c - s * s;
-  let w = (c * outerW - s * outerH) / det;
-  let h = (c * outerH - s * outerW) / det;
-  if (!(w > 0 && h > 0)) [w, h] = c >= s ? [outerW, outerH] : [outerH, outerW];
-  return { x0: x - w / 2, y0: y - h / 2, x1: x + w / 2, y1: y + h / 2 };
-}
+/** The geometry of boxes on a turned page lives with the page model, which records the turn (Page.rotation). */
+export { boxBeforeRotation, uprightBox } from "../../document/page-frame.js";

@@ -9,6 +9,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { resolveFields } from "../../catalog/lookup.js";
 import { DocsiftError } from "../../domain/errors.js";
 import { applyEInvoice } from "../../einvoice/index.js";
+import { boxesAsUploaded } from "../../extract/boxes-as-uploaded.js";
 import { extractResult } from "../../extract/index.js";
 import { ingest, inspect, onChildProcess, readAttachments, renderPage } from "../../ingest/index.js";
 import type { OcrEngine } from "../../ingest/ocr/engine.js";
@@ -67,7 +68,8 @@ async function perform(
   const extracted = applyEInvoice(document, attachments, extractResult(document, fields, { locale }), { locale });
   // Pages ingest could not read come first: they are why fields may be missing.
   const warnings = [...(document.warnings ?? []), ...extracted.warnings];
-  return { kind: "predict", fields: withRawText(document, extracted.fields), warnings };
+  // Extraction reads turned pages upright; the result's boxes are on the pages as uploaded.
+  return { kind: "predict", fields: withRawText(document, boxesAsUploaded(document, extracted.fields)), warnings };
 }
 
 const port = parentPort;

@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Document } from "../../src/document/model.js";
+import { extractLineItems } from "../../src/extract/line-items/index.js";
+import { localeHints } from "../../src/extract/normalise/locale.js";
+import { type Cell, tablePage } from "../helpers/table-page.js";
+
+/** Rows 0.015 apart: a stacked row's lines sit closer than the spacing of a plain table. */
+const page = (rows: readonly (readonly Cell[])[]) => tablePage(1, rows, { spacing: 0.015 });
+
+function doc(rows: readonly (readonly Cell[])[], tops?: readonly number[]): Document {
+  const built = page(rows);
+  if (tops !== undefined) {
+    // Lines moved to the given tops (rows spaced wider than the lines within a row).
+    for (const [r, line] of built.lines.entries()) {
+      const dy = (tops[r] ?? 0) - line.box.y0;
+      line.box = { ...line.box, y0: line.box.y0 + dy, y1: line.box.y1 + dy };
+      for (const w of built.words) {
+        if (line.wordIds.includes(w.id)) w.box = { ...w.box, y0: w.box.y0 + dy, y1: w.box.y1 + dy };
+      }
+    }
+  }
+  return { type: "pdf", pages: [built] };
+}
+
+/** Text from x0, about 0.012 of the page's width per character. */
+function left(text: string, x0: number): Cell {
+  return [text, x0, x0 + text.length * 0.012];
+}
+
+/** A number ending at x1. */
+function right(text: string, x1: number): Cell {
+  return [text, x1 - text.length * 0.012, x1];
+}
+
+const en = { locale: localeHints("en-GB") };
+
+describe("extractLineItems: stacked rows and qualified header cells", () => {
+  it("gives a stacked row's description, printed over its figures, to that row and not the one above", () => {
+    const header: Cell[] = [
+      ["Description", 0.08, 0.2],
+      ["Qty", 0.6, 0.63],
+      ["Unit price", 0.7, 0.78],
+      ["Amount", 0.86, 0.93],
+    ];
+    const figures = (qty: string, unit: string, amount: string, code: Cell[] = []): Cell[] => [
+      ...code,
+      right(qty, 0.63),
+      right(unit, 0.78),
+      right(amount, 0.93),
+    ];
+    const table = extractLineItems(
+      doc([
+        header,
+        [left("Office chair, blue", 0.08)],
+        figures("3", "191.00", "573.00"),
+        [left("Installation on site", 0.08)],
+        [left("as agreed", 0.08)],
+        figures("2", "40.00", "80.00", [left("SV-10023", 0.08)]),
+        [left("Delivery", 0.08)],
+        figures("1", "25.00", "25.00"),
+        [],
+        [left("Subtotal", 0.6), right("678.00", 0.93)],
+      ]),
+      { ...en, subtotal: "678.00" },
+    );
+    assert.ok(table);
+    assert.deepEqual(
+      table.rows.map((r) => [r.description, r.amount, r.productCode]),
+      [
+        ["Office chair, blue", "573.00", null],
+        ["Installation on site as agreed", "80.00", "SV-10023"],
+        ["Delivery", "25.00", null],
+      ],
+    );
+    assert.equal(table.checks.sumCheck?.closes, true);
+  });
+
+  it("still gives wrapped lines under a row's figures to that row", () => {
+    const header: Cell[] = [
+      ["Description", 0.08, 0.2],
+      ["Qty", 0.6, 0.63],
+      ["Amount", 0.86, 0.93],
+    ];
+    const table = extractLineItems(
+      doc([
+        header,
+        [left("Consulting", 0.08), right("2", 0.63), right("200.00", 0.93)],
+        [left("March 2026", 0.08)],
+        [left("Travel", 0.08), right("1", 0.63), right("50.00", 0.93)],
+      ]),
+      en,
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => r.description),
+      ["Consulting March 2026", "Travel"],
+    );
+  });
+
+  it("gives a description's upper lines to the row whose figures stand at its foot, by the wider space between rows", () => {
+    const header: Cell[] = [
+      ["Description", 0.08, 0.2],
+      ["Qty", 0.6, 0.63],
+      ["Amount", 0.86, 0.93],
+    ];
+    const figures = (text: string, qty: string, amount: string): Cell[] => [
+      left(text, 0.08),
+      right(qty, 0.63),
+      right(amount, 0.93),
+    ];
+    const table = extractLineItems(
+      doc(
+        [
+          header,
+          figures("Consulting", "2", "200.00"),
+          [left("Installation of the new", 0.08)],
+          figures("office furniture", "1", "80.00"),
+          [left("Delivery to the", 0.08)],
+          [left("second floor", 0.08)],
+          figures("as agreed", "1", "25.00"),
+        ],
+        // Lines 0.015 apart within a row, 0.022 between rows.
+        [0.3, 0.317, 0.339, 0.354, 0.376, 0.391, 0.406],
+      ),
+      en,
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.amount]),
+      [
+        ["Consulting", "200.00"],
+        ["Installation of the new office furniture", "80.00"],
+        ["Delivery to the second floor as agreed", "25.00"],
+      ],
+    );
+  });
+
+  it("reads a header cell over two lines whose lower line is wider than the upper one", () => {
+    const table = extractLineItems(
+      doc([
+        [["Prijs per", 0.652, 0.71]],
+        [
+          left("Omschrijving", 0.078),
+          ["Aantal", 0.521, 0.565],
+          ["eenheid excl. BTW", 0.586, 0.71],
+          ["Totaal excl. BTW", 0.723, 0.84],
+          ["BTW %", 0.866, 0.922],
+        ],
+        [left("Bureaustoel", 0.078), right("2", 0.565), right("18,00", 0.71), right("36,00", 0.84), right("9%", 0.922)],
+        [
+          left("Verzendkosten", 0.078),
+          right("1", 0.565),
+          right("11,75", 0.71),
+          right("11,75", 0.84),
+          right("21%", 0.922),
+        ],
+      ]),
+      { locale: localeHints("nl-NL") },
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.unit, r.unitPrice, r.amount, r.taxRate]),
+      [
+        ["Bureaustoel", "2", null, "18.00", "36.00", "9.00"],
+        ["Verzendkosten", "1", null, "11.75", "11.75", "21.00"],
+      ],
+    );
+  });
+
+  it("reads a money column under a header cell with a qualifier ('excl. VAT', 'net') as one column", () => {
+    const header: Cell[] = [
+      ["Description", 0.08, 0.2],
+      ["Qty", 0.45, 0.48],
+      ["Rate excl. VAT", 0.56, 0.7],
+      ["Total net", 0.84, 0.93],
+    ];
+    const table = extractLineItems(
+      doc([
+        header,
+        [left("Website maintenance", 0.08), right("3", 0.48), right("58.66", 0.7), right("175.98", 0.93)],
+        [left("Hosting", 0.08), right("1", 0.48), right("20.00", 0.7), right("20.00", 0.93)],
+      ]),
+      en,
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.unitPrice, r.amount, r.taxRate]),
+      [
+        ["Website maintenance", "3", "58.66", "175.98", null],
+        ["Hosting", "1", "20.00", "20.00", null],
+      ],
+    );
+  });
+});

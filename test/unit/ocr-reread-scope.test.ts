@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { OcrResult } from "../../src/ingest/ocr/engine.js";
+import type { LineRecogniser, PixelBox } from "../../src/ingest/ocr/line-recogniser.js";
+import { rereadLines } from "../../src/ingest/ocr/rereading.js";
+import type { GreyImage } from "../../src/ingest/pgm.js";
+
+const image: GreyImage = { width: 1000, height: 200, data: new Uint8Array(1000 * 200).fill(255) };
+
+/** Lines of words (left to right, 100 px apart; lines 10 px apart) at the given texts and confidences. */
+function page(lines: readonly (readonly [string, number][])[]): OcrResult {
+  const words = lines.flatMap((line, l) =>
+    line.map(([text, confidence], i) => ({
+      text,
+      confidence,
+      box: { x0: (i * 100 + 10) / 1000, y0: (l * 10 + 2) / 200, x1: (i * 100 + 90) / 1000, y1: (l * 10 + 8) / 200 },
+    })),
+  );
+  let next = 0;
+  return { width: image.width, height: image.height, words, lines: lines.map((line) => line.map(() => next++)) };
+}
+
+const oneLine = (words: readonly [string, number][]): OcrResult => page([words]);
+
+/** A recogniser that records the boxes it is asked to read and reads nothing. */
+function recording(): { recogniser: LineRecogniser; boxes: PixelBox[] } {
+  const boxes: PixelBox[] = [];
+  const readLine: LineRecogniser["readLine"] = async (_image, box) => {
+    boxes.push(box);
+    return [];
+  };
+  return { boxes, recogniser: { readLine } };
+}
+
+describe("rereadLines: which segments go to the recogniser", () => {
+  it("skips a segment whose every word keeps the engine's reading anyway (0.93 or more, or accented)", async () => {
+    const { recogniser, boxes } = recording();
+    const result = oneLine([
+      ["TOTAL", 0.94],
+      ["Köln", 0.4],
+      ["12.50", 0.96],
+    ]);
+    // The page's mean confidence (0.77) is below the page gate: only the segment gate decides.
+    assert.deepEqual(await rereadLines(result, image, recogniser), result);
+    assert.equal(boxes.length, 0);
+  });
+
+  it("reads a segment holding a word below 0.93 without accents", async () => {
+    const { recogniser, boxes } = recording();
+    await rereadLines(
+      oneLine([
+        ["TOTAL", 0.94],
+        ["l2.5O", 0.92],
+        ["Köln", 0.4],
+      ]),
+      image,
+      recogniser,
+    );
+    assert.equal(boxes.length, 1);
+  });
+
+  it("reads, by default, the doubtful lines of the first 30 % and those holding a digit, not other lines below", async () => {
+    const { recogniser, boxes } = recording();
+    const header: [string, number][] = [["SH0P", 0.5]];
+    const letters: [string, number][] = [["THANK", 0.5]];
+    const figures: [string, number][] = [
+      ["T0TAL", 0.5],
+      ["l2.50", 0.5],
+    ];
+    // 10 lines: the first 3 are the header; below it, lines 3 and 8 hold digits.
+    const lines = [header, header, header, figures, letters, letters, letters, letters, figures, letters];
+    await rereadLines(page(lines), image, recogniser);
+    const lineOf = (box: PixelBox) => Math.floor(box.top / 10);
+    // A figures line is two segments (its words stand farther apart than 1.5 line heights).
+    assert.deepEqual(boxes.map(lineOf), [0, 1, 2, 3, 3, 8, 8]);
+  });
+
+  it("reads only the segments the scope names", async () => {
+    const { recogniser, boxes } = recording();
+    await rereadLines(oneLine([["T0TAL", 0.5]]), image, recogniser, undefined, () => false);
+    assert.equal(boxes.length, 0);
+  });
+});
