@@ -91,7 +91,12 @@ export async function ensureBootstrapClient(
     await ensureNamedClient(store, id, secret);
     return undefined;
   }
-  if ((await store.clients.count()) > 0) return undefined;
+  if ((await store.clients.count()) > 0) {
+    const generated = await store.clients.bootstrapClientId();
+    const client = generated === undefined ? undefined : await store.clients.get(generated);
+    if (client) await grantEveryScope(store, client);
+    return undefined;
+  }
   // The bootstrap client is the operator's: every scope, metrics:read included.
   const { client, newTenant, created } = await prepareClient(store, { name: "bootstrap", scopes: SCOPES });
   return (await store.clients.createBootstrap(client, newTenant)) ? created : undefined;
@@ -115,6 +120,17 @@ async function ensureNamedClient(store: Store, id: string, secret: string): Prom
   if (!current.revokedAt && !(await verifySecret(secret, current.secretHash))) {
     await store.clients.setSecretHash(id, await hashSecret(secret));
   }
+  await grantEveryScope(store, current);
+}
+
+/**
+ * The operator's client holds every scope, those a later version added included: a client's scopes are otherwise
+ * fixed when it is created, so a bootstrap client from an older version would never get them. A revoked one is left.
+ */
+async function grantEveryScope(store: Store, client: ClientRecord): Promise<void> {
+  const missing = SCOPES.filter((scope) => !client.scopes.includes(scope));
+  if (client.revokedAt || missing.length === 0) return;
+  await store.clients.setScopes(client.id, [...client.scopes, ...missing]);
 }
 
 const INVALID_CLIENT = "Unknown client or wrong secret.";

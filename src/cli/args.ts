@@ -81,6 +81,11 @@ export function integerOption(
   return n;
 }
 
+/** "a", "a or b", "a, b or c". */
+export function orList(choices: readonly string[]): string {
+  return choices.length > 1 ? `${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}` : choices.join("");
+}
+
 /** One of a fixed set of values; undefined when not given. */
 export function choiceOption<const T extends string>(
   name: string,
@@ -90,8 +95,7 @@ export function choiceOption<const T extends string>(
   if (raw === undefined) return undefined;
   const found = choices.find((c) => c === raw);
   if (found === undefined) {
-    const listed = choices.length > 1 ? `${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}` : choices.join("");
-    throw new UsageError(`${name} must be ${listed}, not "${raw}"`);
+    throw new UsageError(`${name} must be ${orList(choices)}, not "${raw}"`);
   }
   return found;
 }

@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { DocsiftApiError, type DocsiftClient, type FileInfo } from "../client/index.js";
 import { choiceOption, integerOption, parseCommandLine, UsageError } from "./args.js";
-import { clientFromEnv, REMOTE_ENV_HELP, runRemote } from "./remote-client.js";
+import { printJsonLine, REMOTE_ENV_HELP, runRemoteAction } from "./remote-client.js";
 
 const HELP = `Usage: docsift files list [--status S] [--tag TAG] [--since TIME] [--limit N]
        docsift files get FILEID...
@@ -36,10 +36,6 @@ Exit status: 0 done, 1 a file is unknown (get, download) or a request failed, 2 
 
 const STATUSES = ["RECEIVED", "IN PROGRESS", "FINALISED", "FAILED"] as const;
 
-function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
-}
-
 async function list(client: DocsiftClient, argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, {
     status: { type: "string" },
@@ -60,7 +56,7 @@ async function list(client: DocsiftClient, argv: string[]): Promise<number> {
   });
   for await (const file of files) {
     if (limit !== undefined && printed >= limit) break;
-    printJson(file);
+    printJsonLine(file);
     printed++;
   }
   return 0;
@@ -72,10 +68,10 @@ async function eachFile(ids: string[], step: (id: string) => Promise<unknown>): 
   let code = 0;
   for (const id of ids) {
     try {
-      printJson(await step(id));
+      printJsonLine(await step(id));
     } catch (err) {
       if (!(err instanceof DocsiftApiError && err.code === "not_found")) throw err;
-      printJson({ fileId: id, ...err.toJSON() });
+      printJsonLine({ fileId: id, ...err.toJSON() });
       code = 1;
     }
   }
@@ -95,31 +91,14 @@ async function download(client: DocsiftClient, argv: string[]): Promise<number> 
 }
 
 export function run(argv: string[]): Promise<number> {
-  return runRemote(HELP, async () => {
-    const [action, ...rest] = argv;
-    if (action === undefined || action === "--help" || action === "-h") {
-      process.stdout.write(HELP);
-      return action === undefined ? 2 : 0;
-    }
-    if (rest.includes("--help") || rest.includes("-h")) {
-      process.stdout.write(HELP);
-      return 0;
-    }
-    const client = clientFromEnv();
-    switch (action) {
-      case "list":
-        return list(client, rest);
-      case "get":
-        return eachFile(parseCommandLine(rest, {}, true).positionals, (id) => client.file(id));
-      case "download":
-        return download(client, rest);
-      case "delete":
-        return eachFile(parseCommandLine(rest, {}, true).positionals, async (id) => ({
-          fileId: id,
-          deleted: await client.deleteFile(id),
-        }));
-      default:
-        throw new UsageError(`Unknown action "${action}": use list, get, download or delete.`);
-    }
+  return runRemoteAction(HELP, argv, {
+    list,
+    get: (client, rest) => eachFile(parseCommandLine(rest, {}, true).positionals, (id) => client.file(id)),
+    download,
+    delete: (client, rest) =>
+      eachFile(parseCommandLine(rest, {}, true).positionals, async (id) => ({
+        fileId: id,
+        deleted: await client.deleteFile(id),
+      })),
   });
 }

@@ -1,10 +1,10 @@
 /**
- * What the remote commands (upload, result, watch) share: the client built from the environment, the selection and
+ * What the remote commands (upload, result, watch, files, webhooks) share: the client built from the environment, the selection and
  * workflow flags, and turning any failure into the service's `{error, message}` shape.
  */
 import { DocsiftApiError, DocsiftClient, type UploadOptions } from "../client/index.js";
 import { remoteConfig } from "../runtime/config.js";
-import { isUsageError, UsageError } from "./args.js";
+import { isUsageError, orList, UsageError } from "./args.js";
 import { isOutputFormat, type OutputFormat } from "./remote-output.js";
 
 export const REMOTE_ENV_HELP = `Environment:
@@ -113,4 +113,30 @@ export async function runRemote(help: string, body: () => Promise<number>): Prom
     process.stderr.write(`${JSON.stringify(asApiError(err).toJSON())}\n`);
     return 1;
   }
+}
+
+/** One JSON object on its own line of stdout: the output of the list-like commands (files, webhooks). */
+export function printJsonLine(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/** A command's actions by name: each runs with the client and the arguments that follow the action. */
+export type RemoteAction = (client: DocsiftClient, args: string[]) => Promise<number>;
+export type RemoteActions = Record<string, RemoteAction>;
+
+/**
+ * `docsift COMMAND ACTION ARGS`: the help when asked for (exit 0) or when no action is named (exit 2), a usage error
+ * listing the actions for an unknown one, else the action, under runRemote.
+ */
+export function runRemoteAction(help: string, argv: readonly string[], actions: RemoteActions): Promise<number> {
+  return runRemote(help, async () => {
+    const [action, ...rest] = argv;
+    if (action === undefined || [action, ...rest].some((arg) => arg === "--help" || arg === "-h")) {
+      process.stdout.write(help);
+      return action === undefined ? 2 : 0;
+    }
+    const run = Object.hasOwn(actions, action) ? actions[action] : undefined;
+    if (run === undefined) throw new UsageError(`Unknown action "${action}": use ${orList(Object.keys(actions))}.`);
+    return run(clientFromEnv(), rest);
+  });
 }

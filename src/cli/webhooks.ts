@@ -2,18 +2,9 @@
  * `docsift webhooks list|create|delete|deliveries`: the webhook endpoints of a running service, as the tenant of the
  * credentials sees them (scope webhooks:manage).
  */
-import { DocsiftApiError, type DocsiftClient, type WebhookEventType } from "../client/index.js";
+import { DocsiftApiError, type DocsiftClient, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../client/index.js";
 import { choiceOption, integerOption, parseCommandLine, UsageError } from "./args.js";
-import { clientFromEnv, REMOTE_ENV_HELP, runRemote } from "./remote-client.js";
-
-const EVENTS: readonly WebhookEventType[] = [
-  "file.finalised",
-  "file.failed",
-  "file.in_progress",
-  "task.created",
-  "task.resolved",
-  "split.completed",
-];
+import { printJsonLine, REMOTE_ENV_HELP, type RemoteAction, runRemoteAction } from "./remote-client.js";
 
 const HELP = `Usage: docsift webhooks list
        docsift webhooks create URL [--event TYPE]... [--description TEXT]
@@ -24,7 +15,7 @@ Your tenant's webhook endpoints. Deliveries are signed per Standard Webhooks.
 
   list         one JSON line per endpoint: id, url, events, enabled, disabledReason, ...
   create       registers URL and prints it as JSON with its signing "secret": shown this once, keep it
-               --event TYPE        ${EVENTS.join(", ")}; repeatable (default: all)
+               --event TYPE        ${WEBHOOK_EVENT_TYPES.join(", ")}; repeatable (default: all)
                --description TEXT  a note for you
   delete       deletes each endpoint and its delivery log; prints {id, deleted}
   deliveries   one JSON line per delivery, newest first: id, eventId, type, fileId, status, attempts,
@@ -39,10 +30,6 @@ ${REMOTE_ENV_HELP}
 Exit status: 0 done, 1 an endpoint is unknown or a request failed, 2 bad usage.
 `;
 
-function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
-}
-
 async function create(client: DocsiftClient, argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(
     argv,
@@ -52,12 +39,12 @@ async function create(client: DocsiftClient, argv: string[]): Promise<number> {
   const [url, ...extra] = positionals;
   if (url === undefined || extra.length > 0) throw new UsageError("Name exactly one URL.");
   const events = (values.event as string[] | undefined)?.map(
-    (e) => choiceOption("--event", e, EVENTS) as WebhookEventType,
+    (e) => choiceOption("--event", e, WEBHOOK_EVENT_TYPES) as WebhookEventType,
   );
-  printJson(
+  printJsonLine(
     await client.createWebhook({
       url,
-      events: events ?? EVENTS,
+      events: events ?? WEBHOOK_EVENT_TYPES,
       description: values.description as string | undefined,
     }),
   );
@@ -80,7 +67,7 @@ async function deliveries(client: DocsiftClient, argv: string[]): Promise<number
   let printed = 0;
   for await (const delivery of client.webhookDeliveries(positionals[0] as string, { status })) {
     if (limit !== undefined && printed >= limit) break;
-    printJson(delivery);
+    printJsonLine(delivery);
     printed++;
   }
   return 0;
@@ -91,43 +78,36 @@ async function remove(client: DocsiftClient, ids: string[]): Promise<number> {
   let code = 0;
   for (const id of ids) {
     const deleted = await client.deleteWebhook(id);
-    printJson({ id, deleted });
+    printJsonLine({ id, deleted });
     if (!deleted) code = 1;
   }
   return code;
 }
 
-export function run(argv: string[]): Promise<number> {
-  return runRemote(HELP, async () => {
-    const [action, ...rest] = argv;
-    if (action === undefined || action === "--help" || action === "-h") {
-      process.stdout.write(HELP);
-      return action === undefined ? 2 : 0;
-    }
-    if (rest.includes("--help") || rest.includes("-h")) {
-      process.stdout.write(HELP);
-      return 0;
-    }
-    const client = clientFromEnv();
+/** An endpoint that is not there (or not the tenant's) is printed as the service's error, exit 1. */
+function notFoundPrinted(action: RemoteAction): RemoteAction {
+  return async (client, args) => {
     try {
-      switch (action) {
-        case "list":
-          parseCommandLine(rest, {});
-          for await (const hook of client.webhooks()) printJson(hook);
-          return 0;
-        case "create":
-          return await create(client, rest);
-        case "delete":
-          return await remove(client, parseCommandLine(rest, {}, true).positionals);
-        case "deliveries":
-          return await deliveries(client, rest);
-        default:
-          throw new UsageError(`Unknown action "${action}": list, create, delete or deliveries.`);
-      }
+      return await action(client, args);
     } catch (err) {
       if (!(err instanceof DocsiftApiError && err.code === "not_found")) throw err;
-      printJson(err.toJSON());
+      printJsonLine(err.toJSON());
       return 1;
     }
+  };
+}
+
+async function list(client: DocsiftClient, argv: string[]): Promise<number> {
+  parseCommandLine(argv, {});
+  for await (const hook of client.webhooks()) printJsonLine(hook);
+  return 0;
+}
+
+export function run(argv: string[]): Promise<number> {
+  return runRemoteAction(HELP, argv, {
+    list: notFoundPrinted(list),
+    create: notFoundPrinted(create),
+    delete: notFoundPrinted((client, rest) => remove(client, parseCommandLine(rest, {}, true).positionals)),
+    deliveries: notFoundPrinted(deliveries),
   });
 }

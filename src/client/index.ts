@@ -6,6 +6,7 @@ export { MAX_UPLOAD_BYTES, type UploadSource } from "./upload-body.js";
 export {
   type CreatedWebhook,
   verifyWebhook,
+  WEBHOOK_EVENT_TYPES,
   type WebhookDelivery,
   type WebhookDeliveryPage,
   type WebhookEndpoint,

@@ -4,14 +4,10 @@
  * library (`standardwebhooks`): any other Standard Webhooks library verifies them the same way.
  */
 import { Webhook } from "standardwebhooks";
+import type { EventType as WebhookEventType } from "../domain/event-types.js";
 
-export type WebhookEventType =
-  | "file.finalised"
-  | "file.failed"
-  | "file.in_progress"
-  | "task.created"
-  | "task.resolved"
-  | "split.completed";
+/** The event types an endpoint can subscribe to, and the list of them. */
+export { EVENT_TYPES as WEBHOOK_EVENT_TYPES, type EventType as WebhookEventType } from "../domain/event-types.js";
 
 export interface WebhookEndpoint {
   id: string;

@@ -102,6 +102,9 @@ export interface ClientRepository {
   /** Returns false when no active client has that id. */
   revoke(id: string): Promise<boolean>;
   setSecretHash(id: string, secretHash: string): Promise<void>;
+  setScopes(id: string, scopes: readonly string[]): Promise<void>;
+  /** The client the first start generated (the one the bootstrap marker names), if any. */
+  bootstrapClientId(): Promise<string | undefined>;
 }
 
 export interface FileRepository {

@@ -5,22 +5,9 @@
  * event, since deliveries are ordered per file.
  */
 import type { ErrorBody } from "../domain/errors.js";
+import type { EventType } from "../domain/event-types.js";
 import type { ChildReference, ChildrenField, Results } from "../domain/result.js";
 import type { TaskRecord } from "../domain/tasks.js";
-
-export const EVENT_TYPES = [
-  "file.finalised",
-  "file.failed",
-  "file.in_progress",
-  "task.created",
-  "task.resolved",
-  "split.completed",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
-}
 
 /** One event as the outbox stores it: the tenant whose endpoints get it, the file that orders it, and the body. */
 export interface WebhookEvent {

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { newSigningKey } from "../auth/signing-key.js";
 import { DocsiftError } from "../domain/errors.js";
+import { EVENT_TYPES, type EventType, isEventType } from "../domain/event-types.js";
 import { groupCommit } from "../queue/group-commit.js";
 import type { Store } from "../store/types.js";
 import type {
@@ -16,7 +17,6 @@ import type {
   WebhookRecord,
 } from "../store/webhook-types.js";
 import { checkTarget, parseWebhookUrl } from "../webhooks/address.js";
-import { EVENT_TYPES, type EventType, isEventType } from "../webhooks/events.js";
 import { DELIVERY_TIMEOUT_MS, postSigned } from "../webhooks/http-send.js";
 import { nextAttemptAt, retryPolicy, shouldDisable } from "../webhooks/schedule.js";
 import { generateWebhookSecret, type SecretBox, secretBox, signatureHeaders } from "../webhooks/secret.js";

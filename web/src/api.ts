@@ -1,4 +1,5 @@
 /** The console's HTTP calls: the token (client credentials) and the task and image endpoints, same origin. */
+import type { LineItemCells } from "../../src/domain/line-items.js";
 
 export interface Box {
   pageNum: number;
@@ -6,22 +7,11 @@ export interface Box {
   bottomRight: { x: number; y: number };
 }
 
-/** The cells of a line-items row, in the order the service lists them (src/domain/line-items.ts). */
-export const LINE_ITEM_CELLS = [
-  "description",
-  "quantity",
-  "unit",
-  "unitPrice",
-  "amount",
-  "taxRate",
-  "productCode",
-  "date",
-] as const;
-
-export type LineItemCell = (typeof LINE_ITEM_CELLS)[number];
+/** The cells of a line-items row, in the order the service lists them: the service's own list (src/domain). */
+export { LINE_ITEM_CELLS, type LineItemCellName as LineItemCell } from "../../src/domain/line-items.js";
 
 /** A row of invoice.lineItems / receipt.lineItems: its cells (confidence and cell boxes are only shown). */
-export type LineItemRow = Record<LineItemCell, string | null> & { confidence?: number };
+export type LineItemRow = LineItemCells & { confidence?: number };
 
 export type FieldValue = string | LineItemRow[] | null;
 

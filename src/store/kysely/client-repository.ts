@@ -125,5 +125,20 @@ export function clientRepository(db: Kysely<StoreDatabase>, codec: DialectCodec)
     async setSecretHash(id, secretHash) {
       await db.updateTable("clients").set({ secret_hash: secretHash }).where("id", "=", id).execute();
     },
+    async setScopes(id, scopes) {
+      await db
+        .updateTable("clients")
+        .set({ scopes: scopes.join(" ") })
+        .where("id", "=", id)
+        .execute();
+    },
+    async bootstrapClientId() {
+      const row = await db
+        .selectFrom("bootstrap")
+        .select("client_id")
+        .where("name", "=", BOOTSTRAP_CLAIM)
+        .executeTakeFirst();
+      return row?.client_id ?? undefined;
+    },
   };
 }
