@@ -7,7 +7,7 @@
 import type { FieldType } from "../src/catalog/catalog.js";
 import type { FieldDecision } from "../src/extract/decision.js";
 import { rawDecisions } from "../src/extract/index.js";
-import type { LinearModel, RankerModel } from "../src/extract/model/ranker.js";
+import { chosenAlternative, type LinearModel, type RankerModel } from "../src/extract/model/ranker.js";
 import type { LabelledDocument } from "./kfold-data.js";
 import { comparisonFor, valuesMatch } from "./score.js";
 
@@ -30,24 +30,59 @@ interface Row {
   weight: number;
 }
 
-/** Training rows per field key: every alternative of every labelled field, right or not. */
-export function rowsOf(docs: readonly DecidedDocument[], types: ReadonlyMap<string, FieldType>): Map<string, Row[]> {
-  const rows = new Map<string, Row[]>();
+/** Each labelled decision with a field key and alternatives: its document, the label and how values compare. */
+function* labelledDecisions(docs: readonly DecidedDocument[], types: ReadonlyMap<string, FieldType>) {
   for (const doc of docs) {
     for (const [name, decision] of doc.decisions) {
       const expected = doc.label.fields[name];
       const type = types.get(name);
       if (expected === undefined || !type || !decision.key || !decision.alternatives) continue;
-      const list = rows.get(decision.key) ?? [];
-      rows.set(decision.key, list);
-      const comparison = comparisonFor(type);
-      const n = Math.max(1, decision.alternatives.length);
-      for (const alternative of decision.alternatives) {
-        const y = valuesMatch(comparison, expected, alternative.scored.value) ? 1 : 0;
-        // Each document weighs the same whatever the number of its alternatives.
-        list.push({ x: alternative.features, y, weight: doc.weight / Math.sqrt(n) });
-      }
+      yield {
+        doc,
+        decision,
+        key: decision.key,
+        alternatives: decision.alternatives,
+        expected,
+        comparison: comparisonFor(type),
+      };
     }
+  }
+}
+
+function pushRow(rows: Map<string, Row[]>, key: string, row: Row): void {
+  const list = rows.get(key) ?? [];
+  rows.set(key, list);
+  list.push(row);
+}
+
+/** Training rows per field key: every alternative of every labelled field, right or not. */
+export function rowsOf(docs: readonly DecidedDocument[], types: ReadonlyMap<string, FieldType>): Map<string, Row[]> {
+  const rows = new Map<string, Row[]>();
+  for (const { doc, key, alternatives, expected, comparison } of labelledDecisions(docs, types)) {
+    const n = Math.max(1, alternatives.length);
+    for (const alternative of alternatives) {
+      const y = valuesMatch(comparison, expected, alternative.scored.value) ? 1 : 0;
+      // Each document weighs the same whatever the number of its alternatives.
+      pushRow(rows, key, { x: alternative.features, y, weight: doc.weight / Math.sqrt(n) });
+    }
+  }
+  return rows;
+}
+
+/**
+ * Calibration rows per field key: the hand-set choice of every labelled field that has one, with the features of its
+ * alternative, right or not (a choice is scored whatever the number of alternatives it was made among).
+ */
+export function calibrationRowsOf(
+  docs: readonly DecidedDocument[],
+  types: ReadonlyMap<string, FieldType>,
+): Map<string, Row[]> {
+  const rows = new Map<string, Row[]>();
+  for (const { doc, decision, key, alternatives, expected, comparison } of labelledDecisions(docs, types)) {
+    const chosen = chosenAlternative(alternatives, decision.best);
+    if (!chosen || !decision.best) continue;
+    const y = valuesMatch(comparison, expected, decision.best.value) ? 1 : 0;
+    pushRow(rows, key, { x: chosen.features, y, weight: doc.weight });
   }
   return rows;
 }
@@ -143,7 +178,12 @@ export function fitModel(
     const model = fitLogistic(rows, options);
     if (model) rankers[key] = model;
   }
-  return { version: 1, trainedOn, rankers };
+  const calibrators: Record<string, LinearModel> = {};
+  for (const [key, rows] of [...calibrationRowsOf(docs, types)].sort(([a], [b]) => a.localeCompare(b))) {
+    const model = fitLogistic(rows, options);
+    if (model) calibrators[key] = model;
+  }
+  return { version: 1, trainedOn, rankers, calibrators };
 }
 
 /** mulberry32: the fold assignment is a pure function of the seed. */

@@ -67,10 +67,18 @@ export async function decidedCorpus(
   return docs.map((d) => decide(d, weight, corpus.startsWith("synth")));
 }
 
-/** Every key learned or only those of `keep`. */
-function restrict(model: RankerModel | null, keep: ReadonlySet<string>): RankerModel | null {
+/** Every key learned or only the rankers of `keep` and the calibrators of `calibrated`. */
+function restrict(
+  model: RankerModel | null,
+  keep: ReadonlySet<string>,
+  calibrated: ReadonlySet<string>,
+): RankerModel | null {
   if (!model) return null;
-  return { ...model, rankers: Object.fromEntries(Object.entries(model.rankers).filter(([k]) => keep.has(k))) };
+  return {
+    ...model,
+    rankers: Object.fromEntries(Object.entries(model.rankers).filter(([k]) => keep.has(k))),
+    calibrators: Object.fromEntries(Object.entries(model.calibrators ?? {}).filter(([k]) => calibrated.has(k))),
+  };
 }
 
 interface Line {
@@ -188,6 +196,7 @@ export async function kfoldMain(argv: readonly string[]): Promise<number> {
   const withSynth = fitModel([...pool, ...synthDigital, ...synthScan, ...synthSaas], types, FIT, { synthEval: true });
   const committed = RANKERS as RankerModel;
   const kept = new Set(Object.keys(committed.rankers));
+  const calibrated = new Set(Object.keys(committed.calibrators ?? {}));
 
   const lines: Line[] = [];
   const errorsOf = values.errors === undefined ? null : new Set(values.errors.split(","));
@@ -204,10 +213,10 @@ export async function kfoldMain(argv: readonly string[]): Promise<number> {
       hand: report(docs, () => null, catalogue),
       inSample: report(docs, () => inModel, catalogue),
       outOfSample: report(docs, outOf, catalogue),
-      engine: report(docs, (d) => restrict(outOf(d), kept), catalogue),
+      engine: report(docs, (d) => restrict(outOf(d), kept, calibrated), catalogue),
       how,
     });
-    if (errorsOf?.has(corpus)) printErrors(corpus, docs, (d) => restrict(outOf(d), kept), types);
+    if (errorsOf?.has(corpus)) printErrors(corpus, docs, (d) => restrict(outOf(d), kept, calibrated), types);
   };
   line("receipts-dev", receiptsDev, withDev, () => poolModel, "held out: fitted on the pool without it");
   const receiptFolds = kfoldModels(receiptsTrain, pool, (d) => d.group, folds, seed, catalogue, FIT);
@@ -232,7 +241,9 @@ export async function kfoldMain(argv: readonly string[]): Promise<number> {
   line("synth-scan", synthScan, withSynth, () => poolModel, "seed 1; pool has seed 7 (no scans)");
   line("synth-saas", synthSaas, withSynth, () => poolModel, "SaaS layouts, seed 11; pool has seed 7");
   process.stdout.write(`${format(lines)}\n`);
-  process.stdout.write(`engine keys (kept by npm run train): ${[...kept].sort().join(", ") || "none"}\n`);
+  process.stdout.write(
+    `engine keys (kept by npm run train): ${[...kept].sort().join(", ") || "none"}; calibrated: ${[...calibrated].sort().join(", ") || "none"}\n`,
+  );
   if (values.fields) process.stdout.write(`${fieldTable(lines)}\n`);
   return 0;
 }

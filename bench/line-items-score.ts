@@ -6,12 +6,10 @@
  */
 import { PDFDocument } from "pdf-lib";
 
-import { CELL_NAMES, type CellName } from "../src/extract/line-items/types.js";
+import { LINE_ITEM_CELLS, type LineItemCellName } from "../src/domain/line-items.js";
 
-export const LINE_ITEM_COLUMNS = CELL_NAMES;
-export type LineItemColumn = CellName;
 /** A row as labelled or as predicted: cells by column; a column the label does not give is not scored. */
-export type ItemRow = Partial<Record<LineItemColumn, string | null>>;
+export type ItemRow = Partial<Record<LineItemCellName, string | null>>;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -21,7 +19,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function itemRow(v: unknown): ItemRow {
   const row: ItemRow = {};
   if (!isRecord(v)) return row;
-  for (const c of LINE_ITEM_COLUMNS) {
+  for (const c of LINE_ITEM_CELLS) {
     const cell = v[c];
     if (cell === null) row[c] = null;
     else if (typeof cell === "string") row[c] = cell;
@@ -51,7 +49,7 @@ function sameNumber(a: string | null | undefined, b: string | null | undefined):
   return Number.isFinite(x) && Number.isFinite(y) ? Math.abs(x - y) < 0.005 : a === b;
 }
 
-export function cellMatches(column: LineItemColumn, truth: string | null, got: string | null | undefined): boolean {
+export function cellMatches(column: LineItemCellName, truth: string | null, got: string | null | undefined): boolean {
   if (column === "description") return foldDescription(truth) === foldDescription(got);
   if (column === "quantity" || column === "unitPrice" || column === "amount" || column === "taxRate") {
     return sameNumber(truth, got);
@@ -113,20 +111,20 @@ export interface Tally {
   precision: number;
   recall: number;
   f1: number;
-  cells: Map<LineItemColumn, { n: number; ok: number }>;
+  cells: Map<LineItemCellName, { n: number; ok: number }>;
 }
 
 export function tally(docs: readonly ScoredDocument[]): Tally {
   let truth = 0;
   let predicted = 0;
   let matched = 0;
-  const cells = new Map<LineItemColumn, { n: number; ok: number }>();
+  const cells = new Map<LineItemCellName, { n: number; ok: number }>();
   for (const { score } of docs) {
     truth += score.truth;
     predicted += score.predicted;
     matched += score.matched.length;
     for (const [t, p] of score.matched) {
-      for (const c of LINE_ITEM_COLUMNS) {
+      for (const c of LINE_ITEM_CELLS) {
         const expected = t[c];
         if (expected === undefined) continue;
         const s = cells.get(c) ?? { n: 0, ok: 0 };
@@ -152,7 +150,7 @@ export function tally(docs: readonly ScoredDocument[]): Tally {
 export function cellErrors(doc: ScoredDocument): string[] {
   const out: string[] = [];
   for (const [t, p] of doc.score.matched) {
-    for (const c of LINE_ITEM_COLUMNS) {
+    for (const c of LINE_ITEM_CELLS) {
       const expected = t[c];
       if (expected === undefined || cellMatches(c, expected, p[c])) continue;
       out.push(`${doc.file} ${c}: want ${expected} got ${p[c] ?? null}`);
@@ -185,7 +183,7 @@ export function formatLineItems(docs: readonly ScoredDocument[]): string {
     `line items: ${all.documents} documents, ${all.truth} rows labelled, ${all.predicted} read, ${all.matched} matched`,
     `  row F1 ${f3(all.f1)} (precision ${f3(all.precision)}, recall ${f3(all.recall)}) [pooled, in-sample]`,
     "  cell accuracy over matched rows:",
-    ...LINE_ITEM_COLUMNS.filter((c) => all.cells.has(c)).map((c) => {
+    ...LINE_ITEM_CELLS.filter((c) => all.cells.has(c)).map((c) => {
       const s = all.cells.get(c) ?? { n: 0, ok: 0 };
       return `    ${c.padEnd(12)} ${f3(s.ok / Math.max(1, s.n))} (${s.ok}/${s.n})`;
     }),

@@ -123,6 +123,30 @@ const MORE_ITEMS: Record<"it" | "pt" | "ms", readonly string[]> = {
   ],
 };
 
+/** Labels of the detail lines ERP invoices print under a row ("Delivery date: ...", "Order no: ..."). */
+const DETAIL_KEYS: Record<TableLang, readonly string[]> = {
+  en: ["Delivery date", "Order no", "Delivery note", "Packaging"],
+  de: ["Lieferdatum", "Bestell-Nr", "Lieferschein-Nr.", "Verpackung"],
+  fr: ["Date de livraison", "N° de commande", "Bon de livraison", "Conditionnement"],
+  es: ["Fecha de entrega", "Pedido n.º", "Albarán", "Embalaje"],
+  nl: ["Leverdatum", "Ordernr", "Pakbon", "Verpakking"],
+  it: ["Data consegna", "N. ordine", "DDT n.", "Imballo"],
+  pt: ["Data de entrega", "Encomenda n.º", "Guia de remessa", "Embalagem"],
+  ms: ["Tarikh penghantaran", "No. pesanan", "Nota hantaran", "Pembungkusan"],
+};
+
+/** A note printed across the table under its header, longer than the table is wide. */
+const NOTES: Record<TableLang, string> = {
+  en: "Important: orders placed before the 19th of the month are delivered within three working days, carriage paid, to the delivery address stated above.",
+  de: "Wichtige Information: Bei Bestellungen bis zum 19. des Monats erfolgt die Lieferung innerhalb von drei Werktagen frei Haus an die oben genannte Lieferanschrift.",
+  fr: "Information importante : les commandes passées avant le 19 du mois sont livrées sous trois jours ouvrés, franco de port, à l'adresse de livraison indiquée ci-dessus.",
+  es: "Información importante: los pedidos realizados antes del día 19 del mes se entregan en tres días hábiles, portes pagados, en la dirección de entrega indicada arriba.",
+  nl: "Belangrijk: bestellingen die vóór de 19e van de maand worden geplaatst, worden binnen drie werkdagen franco geleverd op het hierboven vermelde afleveradres.",
+  it: "Informazione importante: gli ordini effettuati entro il giorno 19 del mese sono consegnati entro tre giorni lavorativi, franco destino, all'indirizzo di consegna indicato sopra.",
+  pt: "Informação importante: as encomendas feitas até ao dia 19 do mês são entregues em três dias úteis, portes pagos, na morada de entrega indicada acima.",
+  ms: "Makluman penting: pesanan yang dibuat sebelum 19 haribulan akan dihantar dalam tempoh tiga hari bekerja, percuma penghantaran, ke alamat penghantaran yang dinyatakan di atas.",
+};
+
 const DETAILS: Record<TableLang, readonly string[]> = {
   en: ["including delivery and installation on site as agreed", "for the period of the attached schedule"],
   de: ["inklusive Lieferung und Montage vor Ort wie vereinbart", "für den Zeitraum laut beigefügter Aufstellung"],
@@ -410,6 +434,22 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
   const codeUnder = stackedRows && !order.includes("code") && layout.chance(0.4);
   const codes = rows.map((r) => (codeUnder && r.qty !== null ? `${layout.letters(2)}-${layout.digits(5)}` : r.code));
   const qualified = layout.chance(0.3) ? layout.pick(QUALIFIERS[lang]) : null;
+  // ERP-style rows, from a third stream: figures beside the description's first line, the amount possibly on the line
+  // under the others, "Key: value" detail lines under a row (not part of its description), unit prices with four
+  // decimals, and a note across the table under its header.
+  const erp = new Rng(seed ^ 0x3e7a11);
+  const detailed = !stackedRows && erp.chance(0.25);
+  const amountLow = detailed && erp.chance(0.5);
+  const finePrices = detailed && erp.chance(0.5);
+  const note = detailed && erp.chance(0.5);
+  const details = rows.map((r) =>
+    detailed && r.qty !== null
+      ? Array.from(
+          { length: erp.int(0, 2) },
+          () => `${erp.pick(DETAIL_KEYS[lang])}: ${erp.letters(1).toUpperCase()}${erp.digits(erp.int(5, 9))}`,
+        )
+      : [],
+  );
 
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setProducer("docsift line-items-synth");
@@ -505,19 +545,24 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
   };
 
   drawHeader();
+  if (note) {
+    sheet.text(wrap(sheet, NOTES[lang], size, right - m)[0] ?? "", m, y, { size });
+    y += lh * 1.5;
+  }
   // Stacked rows: the description may run over the columns right of it.
   const wide = stackedRows && layout.chance(0.5);
   const descWidth = wide ? right - (x0.description ?? m) - 4 : widths.description - 4;
   const numberAbove = stackedRows && layout.chance(0.5);
   // Figures beside the top line of a wrapped description, its middle line or its foot (a table's cells aligned
   // vertically), with rows spaced wider than their lines.
-  const valign = stackedRows
-    ? "top"
-    : layout.weighted<"top" | "middle" | "bottom">([
-        ["top", 6],
-        ["middle", 1],
-        ["bottom", 1],
-      ]);
+  const valign =
+    stackedRows || detailed
+      ? "top"
+      : layout.weighted<"top" | "middle" | "bottom">([
+          ["top", 6],
+          ["middle", 1],
+          ["bottom", 1],
+        ]);
   for (const row of rows) {
     const descLines = wrap(sheet, row.description, size, descWidth);
     const figuresAt = stackedRows
@@ -527,7 +572,11 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
         : valign === "middle"
           ? Math.floor((descLines.length - 1) / 2)
           : 0;
-    const rowH = (descLines.length + (stackedRows ? 1 : 0)) * lh;
+    const extra = details[rows.indexOf(row)] ?? [];
+    const textLines = Math.max(descLines.length, amountLow && row.qty !== null ? 2 : 1);
+    const rowH =
+      (descLines.length + (stackedRows ? 1 : 0)) * lh +
+      (detailed ? (textLines - descLines.length + extra.length) * lh : 0);
     if (y + rowH + lh * 2 > bottom) {
       if (pageTotals) {
         sheet.text(words.pageTotal, x0.description!, y + lh * 0.2, { size, bold: true });
@@ -551,7 +600,7 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
       ...(row.code === null ? {} : { code: row.code }),
       ...(row.qty === null ? {} : { quantity: writeDecimal(row.qty, numbers) }),
       ...(row.unit === null ? {} : { unit: row.unit }),
-      ...(row.unitCents === null ? {} : { unitPrice: money(row.unitCents) }),
+      ...(row.unitCents === null ? {} : { unitPrice: `${money(row.unitCents)}${finePrices ? "00" : ""}` }),
       taxRate: `${writeDecimal(row.rate, numbers)}%`,
       amount: money(row.amountCents),
     };
@@ -564,11 +613,20 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
         if (codeUnder && code !== null && code !== undefined) {
           sheet.text(code, x0.description ?? m, y + figuresAt * lh, { size });
         }
+        extra.forEach((line, k) => {
+          sheet.text(line, x0.description ?? m, y + (textLines + k) * lh, { size: size - 0.5 });
+        });
         continue;
       }
       const value = values[role];
-      // Stacked: the running number or code beside the description, or on the figures' line.
-      const top = !(numberAbove && (role === "position" || role === "code")) ? y + figuresAt * lh : y;
+      // Stacked: the running number or code beside the description, or on the figures' line; the amount may stand
+      // on the line under the others.
+      const top =
+        amountLow && role === "amount" && row.qty !== null
+          ? y + lh
+          : !(numberAbove && (role === "position" || role === "code"))
+            ? y + figuresAt * lh
+            : y;
       if (value !== undefined)
         sheet.text(value, anchor(role), top, { size, align: leftAligned(role) ? "left" : "right" });
     }

@@ -3,7 +3,7 @@
  * (../shared/data/einvoices-dev, or a synthetic corpus from bench:synth / bench:line-items-synth), scored by
  * bench/line-items-score.ts (the scoring bench:accuracy uses on the pipeline's field): row F1, cell accuracy per column,
  * per source (PDF producer) beside the pooled figure, and the median ms per page of extractLineItems.
- *   npm run bench:line-items -- LABELS.jsonl [--strip-attachments] [--from N] [--limit N] [--show] [--cells] [--cache DIR]
+ *   npm run bench:line-items -- LABELS.jsonl [--strip-attachments] [--xml-labels] [--from N] [--limit N] [--show] [--cells] [--cache DIR]
  *     [--half dev|held --seed N]
  * --half keeps one half of a split by source (the labelled supplier.name, else the file): the sources, sorted, are
  * shuffled with the seed and the first ceil(n/2) form "dev", the rest "held", so rules tuned while looking at the dev
@@ -18,11 +18,13 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { resolveFields } from "../src/catalog/lookup.js";
 import type { Document } from "../src/document/model.js";
+import { readEInvoice } from "../src/einvoice/index.js";
 import { extract } from "../src/extract/index.js";
 import { extractLineItems } from "../src/extract/line-items/index.js";
 import { localeHints } from "../src/extract/normalise/locale.js";
 import { mapConcurrent } from "../src/ingest/concurrency.js";
 import { ingest } from "../src/ingest/index.js";
+import { readPdfAttachments } from "../src/ingest/pdf-attachments.js";
 import {
   cellErrors,
   formatLineItems,
@@ -51,8 +53,32 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Labelled documents with a line-item array; others are skipped. */
-function parseLineItemLabels(text: string): Labelled[] {
+/** The cells einvoices-dev's labels give (units there are UN/ECE codes, never printed as such). */
+const XML_LABEL_CELLS = ["description", "quantity", "unitPrice", "amount", "taxRate", "productCode"] as const;
+
+/**
+ * The line items of a PDF's embedded e-invoice XML, or null when it has none, labelled as einvoices-dev's are: those
+ * cells, and a credit note's amounts negative (it states them positive; the catalogue gives credits negative).
+ */
+async function xmlLineItems(path: string): Promise<unknown[] | null> {
+  if (!/\.pdf$/i.test(path)) return null;
+  const reading = readEInvoice(await readPdfAttachments(new Uint8Array(await readFile(path))));
+  if (reading.kind !== "invoice" || reading.invoice.lines.length === 0) return null;
+  const credit = reading.invoice.credit;
+  return reading.invoice.lines.map((line) => {
+    const row: Record<string, string | null> = {};
+    for (const cell of XML_LABEL_CELLS) row[cell] = line[cell];
+    if (credit && typeof row.amount === "string")
+      row.amount = row.amount.startsWith("-") ? row.amount.slice(1) : `-${row.amount}`;
+    return row;
+  });
+}
+
+/**
+ * Labelled documents with a line-item array; others are skipped, or with `fromXml` (base folder) their line items are
+ * read from the PDF's embedded e-invoice XML, as the labels of ../shared/data/einvoices-dev were made.
+ */
+async function parseLineItemLabels(text: string, fromXml: string | null): Promise<Labelled[]> {
   const out: Labelled[] = [];
   for (const [i, raw] of text.split("\n").entries()) {
     if (raw.trim() === "") continue;
@@ -62,8 +88,13 @@ function parseLineItemLabels(text: string): Labelled[] {
     }
     const f = v.fields;
     const prefix = v.product === "receipts" ? "receipt" : "invoice";
-    const items = f[lineItemField(v.product)];
-    if (!Array.isArray(items)) continue;
+    const stated = f[lineItemField(v.product)];
+    const items = Array.isArray(stated)
+      ? stated
+      : fromXml === null
+        ? null
+        : await xmlLineItems(resolve(fromXml, v.file));
+    if (items === null) continue;
     const str = (key: string): string | null => (typeof f[key] === "string" ? f[key] : null);
     out.push({
       file: v.file,
@@ -114,6 +145,7 @@ async function main(): Promise<number> {
     allowPositionals: true,
     options: {
       "strip-attachments": { type: "boolean", default: false },
+      "xml-labels": { type: "boolean", default: false },
       from: { type: "string", default: "0" },
       limit: { type: "string" },
       concurrency: { type: "string", default: "4" },
@@ -127,11 +159,12 @@ async function main(): Promise<number> {
   const labelsPath = positionals[0];
   if (!labelsPath || positionals.length > 1) {
     process.stderr.write(
-      "Usage: npm run bench:line-items -- LABELS.jsonl [--strip-attachments] [--from N] [--limit N] [--show] [--cells] [--cache DIR] [--half dev|held --seed N]\n",
+      "Usage: npm run bench:line-items -- LABELS.jsonl [--strip-attachments] [--xml-labels] [--from N] [--limit N] [--show] [--cells] [--cache DIR] [--half dev|held --seed N]\n",
     );
     return 2;
   }
-  let labels = parseLineItemLabels(await readFile(labelsPath, "utf8"));
+  const base = dirname(resolve(labelsPath));
+  let labels = await parseLineItemLabels(await readFile(labelsPath, "utf8"), values["xml-labels"] ? base : null);
   if (values.half !== undefined) {
     if (values.half !== "dev" && values.half !== "held") {
       process.stderr.write("--half takes dev or held\n");
@@ -141,7 +174,6 @@ async function main(): Promise<number> {
   }
   labels = labels.slice(Number(values.from));
   if (values.limit !== undefined) labels = labels.slice(0, Number(values.limit));
-  const base = dirname(resolve(labelsPath));
   const root = values["strip-attachments"] ? await stripAttachments(labels, base) : base;
   const msPerPage: number[] = [];
   const extractPerPage: number[] = [];

@@ -76,6 +76,14 @@
  * / 2661; crop-reread 0.822 / .75 .50 .90 .93 / 2186. All 120: crop 0.738 / .55 .47 .85 .82 / 826;
  * crop-reread-every 0.870 / .80 .63 .92 .96 / 2261; crop-reread 0.875 / .80 .63 .92 .96 / 1908. (CPU figures come from
  * runs sharing 2 cores with other work: compare within a run only.)
+ * Cost (2026-11-27, issue #16; F1 / present name, address, total, date / mean OCR CPU ms per page, load average ~6):
+ * receipts-dev (120, in sample): crop-reread 0.873 / .80 .63 .92 .96 / 2676; re-reading each doubtful segment only
+ * from its first to its last doubtful word (tried, reverted) 0.861 / .81 .63 .92 .96 / 2535 (addresses' F1 0.711 ->
+ * 0.667); crop-gc26d-reread (letter-scale cap) 0.849 / .79 .56 .92 .94 / 2349 (rejected: addresses); without
+ * tesseract's white-on-black second reading, crop-noinvert-reread 0.867 / .79 .63 .92 .96 / 2617 (same run as
+ * crop-reread's report: 0.873). Out of sample, receipts-train's first 60: crop-reread 0.825 / .68 .63 .93 .95 / 2544,
+ * crop-noinvert-reread 0.834 / .70 .63 .93 .95 / 2314. Since then ingest reads as crop-noinvert-reread
+ * (src/ingest/ocr/tesseract-cli.ts); crop-reread is kept for the caches built on it.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -143,6 +151,12 @@ interface Preprocess {
   cropUpscale?: number;
   /** Scale so that the median glyph height (glyphHeight) becomes this many pixels, instead of the width rule. */
   glyphTarget?: number;
+  /**
+   * Scale by the width rule, but no further than makes the median glyph (glyphHeight) this many pixels tall, and
+   * down to `minScale` when the glyphs are larger still (issue #16, cost: letters larger than tesseract needs cost
+   * its layout analysis time for nothing).
+   */
+  glyphCap?: { target: number; minScale: number };
 }
 
 interface Variant {
@@ -243,6 +257,23 @@ const VARIANTS: readonly Variant[] = [
   // (as ingest did before); segments with a word below 0.7 only; every doubtful segment of the first 30 % of lines
   // and, below them, segments with a word below 0.7, segments with a dated or decimal figure, or with a digit.
   { name: "crop-reread-every", pre: { ...BASE, crop: true }, args: [], reread: "crop", rereadScope: everySegment },
+  // Letter scale as a cap on the width rule (issue #16, cost): never larger than today, smaller where the glyphs
+  // already exceed the target, down to half size.
+  { name: "crop-gc26d", pre: { ...BASE, crop: true, glyphCap: { target: 26, minScale: 0.5 } }, args: [] },
+  {
+    name: "crop-gc26d-reread",
+    pre: { ...BASE, crop: true, glyphCap: { target: 26, minScale: 0.5 } },
+    args: [],
+    reread: "crop-gc26d",
+  },
+  // Tesseract without its second reading of doubtful lines as white on black (tessedit_do_invert), as ingest reads.
+  { name: "crop-noinvert", pre: { ...BASE, crop: true }, args: ["-c", "tessedit_do_invert=0"] },
+  {
+    name: "crop-noinvert-reread",
+    pre: { ...BASE, crop: true },
+    args: ["-c", "tessedit_do_invert=0"],
+    reread: "crop-noinvert",
+  },
   { name: "crop-reread-min70", pre: { ...BASE, crop: true }, args: [], reread: "crop", rereadScope: lowest(0.7) },
   {
     name: "crop-reread-top30-min70",
@@ -303,6 +334,11 @@ async function preprocess(
     const { data, info } = await toBuffer(image.clone().raw());
     const glyph = glyphHeight(data, info.width, info.height);
     if (glyph) scale = Math.min(4, Math.max(0.5, p.glyphTarget / glyph));
+  }
+  if (p.glyphCap) {
+    const { data, info } = await toBuffer(image.clone().raw());
+    const glyph = glyphHeight(data, info.width, info.height);
+    if (glyph) scale = Math.min(scale, Math.max(p.glyphCap.minScale, p.glyphCap.target / glyph));
   }
   if (Math.abs(scale - 1) > 0.01) image = image.resize({ width: Math.round(width * scale), kernel: "lanczos3" });
   if (p.normalise) image = image.normalise();

@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Webhook } from "standardwebhooks";
 import { createClient } from "../src/auth/clients.js";
+import { EVENT_TYPES } from "../src/domain/event-types.js";
 import { startService } from "../src/runtime/process.js";
 import { getToken, invoicePdf, requestJson, upload, uploadForm } from "../test/helpers/server.js";
 
@@ -100,14 +101,7 @@ async function main(): Promise<void> {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
         url: hookUrl,
-        events: [
-          "file.finalised",
-          "file.failed",
-          "file.in_progress",
-          "task.created",
-          "task.resolved",
-          "split.completed",
-        ],
+        events: [...EVENT_TYPES],
       }),
     });
     if (created.status !== 201) throw new Error(`webhook not created: ${JSON.stringify(created.body)}`);

@@ -18,8 +18,9 @@ import { CORPORA, decidedCorpus, FIT, WEIGHTS } from "../bench/kfold.js";
 import { type Catalogue, kfoldModels, report } from "../bench/kfold-eval.js";
 import { type DecidedDocument, fitModel, mergeGroups } from "../bench/kfold-fit.js";
 import { runMain } from "../bench/run-main.js";
-import { catalogueMaps } from "../bench/score.js";
-import type { RankerModel } from "../src/extract/model/ranker.js";
+import { catalogueMaps, comparisonFor, valuesMatch } from "../bench/score.js";
+import { confidenceOf } from "../src/extract/calibration.js";
+import { chosenAlternative, probability, type RankerModel } from "../src/extract/model/ranker.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
@@ -36,6 +37,45 @@ function perField(
     out.set(f.field, { hand: f.f1, learned: learned.fields.find((l) => l.field === f.field)?.f1 ?? 0, n: f.n });
   }
   return out;
+}
+
+/** Mean OCR confidence of a value's words (1 for a text layer), as decision.ts computes it. */
+function quality(words: readonly { confidence: number }[]): number {
+  return words.length > 0 ? words.reduce((a, w) => a + w.confidence, 0) / words.length : 1;
+}
+
+/**
+ * Brier score per field key of the hand-set choice's confidence over real documents, out of sample: from the family
+ * curve of calibration.ts, and from the key's calibrator in the model fitted without the document's fold.
+ */
+function calibrationScores(
+  docs: readonly DecidedDocument[],
+  modelOf: (d: DecidedDocument) => RankerModel | null,
+  types: Catalogue["types"],
+  into: Map<string, { curve: number; fitted: number; n: number }>,
+): void {
+  for (const doc of docs) {
+    for (const [name, decision] of doc.decisions) {
+      const expected = doc.label.fields[name];
+      const type = types.get(name);
+      const best = decision.best;
+      if (expected === undefined || !type || !decision.key || !decision.alternatives || !best) continue;
+      const y = valuesMatch(comparisonFor(type), expected, best.value) ? 1 : 0;
+      const penalty = decision.penalty ?? 1;
+      const curve = confidenceOf(decision.family, best.score, quality(best.words)) * penalty;
+      const calibrator = modelOf(doc)?.calibrators?.[decision.key];
+      const chosen = chosenAlternative(decision.alternatives, best);
+      const fitted =
+        calibrator && chosen
+          ? probability(calibrator, chosen.features) * (decision.family === "date" ? penalty : 1)
+          : curve;
+      const s = into.get(decision.key) ?? { curve: 0, fitted: 0, n: 0 };
+      s.curve += (curve - y) ** 2;
+      s.fitted += (fitted - y) ** 2;
+      s.n += 1;
+      into.set(decision.key, s);
+    }
+  }
 }
 
 /** The field a ranker key decides ("invoice.date" -> invoice.date; the keys are named after their fields). */
@@ -98,6 +138,10 @@ async function main(): Promise<number> {
     for (const [field, s] of perField(docs, modelOf, catalogue)) scores.set(field, s);
   }
 
+  const brier = new Map<string, { curve: number; fitted: number; n: number }>();
+  calibrationScores(receipts, receiptFolds, types, brier);
+  calibrationScores(invoices, invoiceFolds, types, brier);
+
   const full = fitModel(pool, types, FIT, {});
   const kept: Record<string, unknown> = {};
   const handKept: Record<string, unknown> = {};
@@ -112,6 +156,17 @@ async function main(): Promise<number> {
       kept[key] = record;
     } else handKept[key] = record;
   }
+  // A hand-set choice takes its confidence from its key's calibrator where that beat the family curve out of sample.
+  const calibrators: NonNullable<RankerModel["calibrators"]> = {};
+  const calibrated: Record<string, unknown> = {};
+  for (const [key, calibrator] of Object.entries(full.calibrators ?? {})) {
+    const b = brier.get(key);
+    if (rankers[key] || !b || b.n < 10) continue;
+    const round = (v: number) => Math.round(v * 10000) / 10000;
+    const record = { n: b.n, curveBrier: round(b.curve / b.n), fittedBrier: round(b.fitted / b.n) };
+    calibrated[key] = { ...record, kept: b.fitted < b.curve };
+    if (b.fitted < b.curve) calibrators[key] = calibrator;
+  }
   const model: RankerModel = {
     version: 1,
     trainedOn: {
@@ -125,8 +180,10 @@ async function main(): Promise<number> {
       },
       learned: kept,
       handRuleKept: handKept,
+      calibrators: calibrated,
     },
     rankers,
+    calibrators,
   };
   writeFileSync(values.out, `${JSON.stringify(model, null, 2)}\n`);
   // The committed file is kept in the repository's format (biome packs number arrays), so re-running train on the
@@ -134,7 +191,7 @@ async function main(): Promise<number> {
   spawnSync(join(REPO, "node_modules/.bin/biome"), ["format", "--write", values.out], { cwd: REPO, stdio: "ignore" });
   process.stdout.write(
     `wrote ${values.out}: learned ${Object.keys(kept).join(", ") || "none"}; hand rule kept for ${Object.keys(handKept).join(", ") || "none"}\n` +
-      `${JSON.stringify({ learned: kept, handRuleKept: handKept }, null, 1)}\n`,
+      `${JSON.stringify({ learned: kept, handRuleKept: handKept, calibrators: calibrated }, null, 1)}\n`,
   );
   return 0;
 }

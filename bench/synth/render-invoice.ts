@@ -10,6 +10,7 @@ import { BROUGHT_WORDS, CARRIED_WORDS, type TableStyle, taxByRate } from "./line
 import type { NumberStyle } from "./locales.js";
 import type { Rng } from "./prng.js";
 import { embedFamily, type FontFamily, Sheet } from "./sheet.js";
+import { drawTotalsGrid } from "./totals-grid.js";
 import { INVOICE_WORDS, type InvoiceWords, TAX_ID_WORDS, TAX_WORDS, TOTAL_WORDS } from "./vocabulary.js";
 
 type MetaStyle = "columns" | "right-aligned" | "above" | "row";
@@ -380,8 +381,11 @@ export async function renderInvoice(
   }
   const totalsW = Math.min(260, w / 2 - m);
   const tx = style.totalsLeft ? m : right - totalsW;
-  if (style.totalsBox) sheet.box(tx - 6, y - 4, totalsW + 10, totals.length * lh * 1.3 + 4, null, true);
-  for (const row of totals) {
+  // Labels over values (totals-grid.ts) on a share of the pages, else one "label  value" line each.
+  const grid = totals.length <= 5 && rng.chance(0.2);
+  if (grid) y = drawTotalsGrid(sheet, totals, { left: m, right, top: y, size: s, lineH: lh }, rng, terms[0] ?? null);
+  if (style.totalsBox && !grid) sheet.box(tx - 6, y - 4, totalsW + 10, totals.length * lh * 1.3 + 4, null, true);
+  for (const row of grid ? [] : totals) {
     const size = row.bold ? s + 1 : s;
     sheet.text(labelText(row.label, style.colon), tx, y, { size, bold: row.bold });
     sheet.text(row.value, tx + totalsW, y, { size, bold: row.bold, align: "right" });

@@ -32,6 +32,8 @@ export interface LabelHit {
   distance: number;
   /** Column gaps between a left label and the value (0: same segment). */
   gaps: number;
+  /** A label over its value in a totals grid: it names the column, so it outranks a label left in the row. */
+  grid?: boolean;
 }
 
 export interface SpanLabels {
@@ -291,6 +293,126 @@ function segmentLabel(seg: LineSegment): readonly LabelEntry[] | null {
   return null;
 }
 
+/** Roles of the lines that sum an invoice up: labels of these over a row of numbers make a totals grid. */
+const SUMMARY_ROLES: ReadonlySet<LabelRole> = new Set<LabelRole>([
+  "total",
+  "subtotal",
+  "tax",
+  "amountDue",
+  "paid",
+  "discount",
+]);
+
+/** A word that is a number, maybe with a sign, brackets or a currency symbol ("104,90", "-21,55", "€12.00"). */
+const NUMERIC = /^[^\p{L}\d]{0,3}\d[\d.,'’]*[^\p{L}\d%]{0,3}$/u;
+
+const RATE_WORD = /^(\d{1,2}([.,]\d{1,3})?\s?%?|%)$/;
+
+interface PlacedWord {
+  text: string;
+  folded: string;
+  x0: number;
+  x1: number;
+  y1: number;
+}
+
+const ROW_WORDS = new WeakMap<readonly LineSegment[], readonly PlacedWord[]>();
+
+function rowWords(page: Layout["pages"][number], row: number): readonly PlacedWord[] {
+  const segments = page.rows[row];
+  if (!segments) return [];
+  const known = ROW_WORDS.get(segments);
+  if (known) return known;
+  // Currency codes beside a label ("Netto EUR", "MwSt. EUR") say nothing about the column; rules ("-----") are no words.
+  const words = segments.flatMap((seg) =>
+    seg.words.flatMap((w, i) =>
+      SKIPPED.has(seg.folded[i] ?? "") || !/[\p{L}\d]/u.test(w.text)
+        ? []
+        : [{ text: w.text, folded: seg.folded[i] ?? "", x0: w.box.x0, x1: w.box.x1, y1: w.box.y1 }],
+    ),
+  );
+  ROW_WORDS.set(segments, words);
+  return words;
+}
+
+/**
+ * The label printed over [x0, x1] in the nearest row above that has words there (at most four rows up, within three
+ * line heights): the words over the span read as one phrase, or with one more word on either side ("Skonto sofort"
+ * over a narrow number). Null when those words are no label.
+ */
+function labelOver(
+  page: Layout["pages"][number],
+  row: number,
+  x0: number,
+  x1: number,
+  top: number,
+  height: number,
+): { entries: readonly LabelEntry[]; up: number } | null {
+  for (let up = 1; up <= 4; up++) {
+    // A rate in a label ("Umsatzsteuer 7 %", "10% btw") qualifies it: the label is the words around it.
+    const words = rowWords(page, row - up).filter((w) => !RATE_WORD.test(w.text));
+    const over = words.flatMap((w, i) => (Math.min(w.x1, x1) - Math.max(w.x0, x0) > 0 ? [i] : []));
+    const first = over[0];
+    const last = over[over.length - 1];
+    if (first === undefined || last === undefined) continue;
+    if (top - Math.max(...over.map((i) => words[i]?.y1 ?? 0)) >= 3 * height) return null;
+    // A label set apart as its own segment is read whole ("TOTAL HT" over a narrower "100,00").
+    const segments = (page.rows[row - up] ?? []).filter((s) => Math.min(s.box.x1, x1) - Math.max(s.box.x0, x0) > 0);
+    const only = segments.length === 1 ? segments[0] : undefined;
+    const whole = only ? LABELS.get(only.folded.filter((f) => f !== "" && !SKIPPED.has(f)).join("")) : undefined;
+    if (whole) return { entries: whole, up };
+    const phrase = (from: number, to: number) =>
+      words
+        .slice(Math.max(0, from), to + 1)
+        .map((w) => w.folded)
+        .join("");
+    for (const [from, to] of [
+      [first, last],
+      [first - 1, last],
+      [first, last + 1],
+    ] as const) {
+      const entries = LABELS.get(phrase(from, to));
+      if (entries) return { entries, up };
+    }
+    return null;
+  }
+  return null;
+}
+
+const GRIDS = new WeakMap<readonly LineSegment[], boolean>();
+
+/**
+ * Totals printed as a grid (labels over values: "Total HT   TVA   Total TTC" above "100,00   4,90   104,90"): a row
+ * of numbers of which two or more, and at least half, stand under labels of summary roles a few rows up (notes at the
+ * left may run between; the labels need not share one row or be set apart as columns). A row of other numbers right
+ * under it makes the rows a table (a tax breakdown by rate), whose column headers label each cell only weakly; the
+ * same numbers printed again do not.
+ */
+function totalsGrid(page: Layout["pages"][number], row: number): boolean {
+  const segments = page.rows[row] ?? [];
+  const known = GRIDS.get(segments);
+  if (known !== undefined) return known;
+  const numbers = rowWords(page, row).filter((w) => NUMERIC.test(w.text));
+  if (numbers.length < 2) {
+    GRIDS.set(segments, false);
+    return false;
+  }
+  const top = Math.min(...segments.map((s) => s.box.y0));
+  const height = Math.max(...segments.map((s) => s.height));
+  const labelled = numbers.filter((n) =>
+    labelOver(page, row, n.x0, n.x1, top, height)?.entries.some((e) => SUMMARY_ROLES.has(e.role)),
+  );
+  let grid = labelled.length >= 2 && labelled.length * 2 >= numbers.length;
+  if (grid) {
+    const x0 = Math.min(...numbers.map((w) => w.x0));
+    const x1 = Math.max(...numbers.map((w) => w.x1));
+    const printed = new Set(numbers.map((w) => w.text));
+    grid = !rowWords(page, row + 1).some((w) => w.x1 > x0 && w.x0 < x1 && NUMERIC.test(w.text) && !printed.has(w.text));
+  }
+  GRIDS.set(segments, grid);
+  return grid;
+}
+
 function aboveLabel(layout: Layout, span: Span): LabelHit | null {
   const page = layout.pages.find((p) => p.pageNum === span.segment.pageNum);
   if (!page) return null;
@@ -300,6 +422,10 @@ function aboveLabel(layout: Layout, span: Span): LabelHit | null {
   const x0 = first.box.x0;
   const x1 = last.box.x1;
   const height = span.segment.height;
+  if (totalsGrid(page, span.segment.row)) {
+    const over = labelOver(page, span.segment.row, x0, x1, span.segment.box.y0, height);
+    if (over) return { roles: over.entries, decay: 0.75, direction: "above", distance: over.up, gaps: 0, grid: true };
+  }
   for (let up = 1; up <= 2; up++) {
     const row = page.rows[span.segment.row - up];
     if (!row) break;
@@ -329,7 +455,9 @@ export function roleStrength(labels: SpanLabels, roles: readonly LabelRole[]): n
   let best = 0;
   // A value with its own label on the left is not labelled by the line above it (stacked "Label  value" rows).
   const above = labels.left && labels.left.gaps === 0 && labels.left.decay >= 0.5 ? null : labels.above;
-  for (const hit of [labels.left, above]) {
+  // In a totals grid the label over the value names its column; one at the left of the row names the row.
+  const hits = labels.above?.grid ? [labels.above] : [labels.left, above];
+  for (const hit of hits) {
     if (!hit) continue;
     for (const entry of hit.roles) {
       if (roles.includes(entry.role)) best = Math.max(best, entry.weight * hit.decay);

@@ -3,7 +3,14 @@ import type { Word } from "../document/model.js";
 import type { BoundingBox, Field } from "../domain/result.js";
 import { confidenceOf, curveOf, type Family } from "./calibration.js";
 import { unionBox } from "./layout.js";
-import { type Alternative, pick, type RankerModel } from "./model/ranker.js";
+import {
+  type Alternative,
+  chosenAlternative,
+  type LinearModel,
+  pick,
+  probability,
+  type RankerModel,
+} from "./model/ranker.js";
 
 export interface Scored {
   value: string;
@@ -34,6 +41,7 @@ export interface FieldDecision {
  */
 export function applyModel(decision: FieldDecision, model: RankerModel | null): FieldDecision {
   const ranker = decision.key && model ? model.rankers[decision.key] : undefined;
+  if (!ranker && decision.key && decision.alternatives) return calibrated(decision, model?.calibrators?.[decision.key]);
   if (!ranker || !decision.alternatives) return decision;
   const chosen = pick(ranker, decision.alternatives);
   if (!chosen) return { family: decision.family, best: null, key: decision.key ?? "" };
@@ -46,6 +54,21 @@ export function applyModel(decision: FieldDecision, model: RankerModel | null): 
     // unambiguous or their locale given), so it cannot learn what a guess costs: a date's penalty still applies. An
     // amount's penalty (a total the payment contradicts) is a feature the ranker weighs, so it is not applied twice.
     ...(decision.family === "date" && decision.penalty !== undefined ? { penalty: decision.penalty } : {}),
+  };
+}
+
+/**
+ * The hand-set choice with the confidence its key's calibrator (model/ranker.ts) gives it; unchanged without one. As
+ * with a ranker, a date keeps its order-guess penalty and an amount's penalty is one of the features weighed.
+ */
+function calibrated(decision: FieldDecision, calibrator: LinearModel | undefined): FieldDecision {
+  const chosen = calibrator ? chosenAlternative(decision.alternatives ?? [], decision.best) : null;
+  if (!calibrator || !chosen) return decision;
+  const { penalty, ...rest } = decision;
+  return {
+    ...rest,
+    probability: probability(calibrator, chosen.features),
+    ...(decision.family === "date" && penalty !== undefined ? { penalty } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { roleStrength } from "./context.js";
 import type { FieldDecision, Scored } from "./decision.js";
 import type { LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
+import type { Alternative } from "./model/ranker.js";
 import { parseCurrency } from "./normalise/currency.js";
 import { parseBic, parseBsb, parseIban, parseTaxId } from "./normalise/ids.js";
 import type { LocaleHints } from "./normalise/locale.js";
@@ -122,10 +123,15 @@ function underBlock(span: Candidate, block: readonly Word[]): boolean {
   return span.box.x0 >= x0 - 0.02 && span.box.x0 <= x1 && span.box.y0 >= y0 && span.box.y0 <= y1 + 2.5 * lineHeight;
 }
 
-function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TypedScored[] {
+interface TaxIdScored extends TypedScored {
+  features: Record<string, number>;
+}
+
+function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TaxIdScored[] {
+  // "FR 11 123 456 782", "DE 123 456 789": grouped VAT ids run to six words.
   const found = ngramCandidates(
     layout,
-    4,
+    6,
     (text) => (text.match(/\d/g) ?? []).length >= 6 && text.length <= 30,
     (span) => {
       const parsed = parseTaxId(span.text);
@@ -145,16 +151,64 @@ function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TypedScore
       const vatStyle = /^[A-Z]{2}/.test(parsed.value);
       const shape = vatStyle ? (parsed.valid ? 1.1 : 0.7) : parsed.valid ? 0.6 : 0.1;
       // The customer's VAT number is printed in the customer's address block.
-      const inCustomerBlock = underBlock(span, customerBlock) ? 1.5 : 0;
-      const score = shape + 2 * own - 2.2 * customer - 1.5 * wrong - inCustomerBlock;
-      return { ...span, value: parsed.value, score, candidate: span };
+      const inBlock = underBlock(span, customerBlock);
+      const score = shape + 2 * own - 2.2 * customer - 1.5 * wrong - (inBlock ? 1.5 : 0);
+      const pageIndex = layout.pages.findIndex((p) => p.pageNum === span.segment.pageNum);
+      const features: Record<string, number> = {
+        hand: score,
+        own,
+        customer,
+        wrong,
+        vatStyle: vatStyle ? 1 : 0,
+        valid: parsed.valid ? 1 : 0,
+        customerBlock: inBlock ? 1 : 0,
+        labelLeft: labels.left ? 1 : 0,
+        position: pageIndex === 0 ? span.box.y0 : 1,
+        footer: span.box.y0 > 0.85 ? 1 : 0,
+        right: span.box.x0 > 0.5 ? 1 : 0,
+      };
+      return { ...span, value: parsed.value, score, candidate: span, features };
     },
   );
   return found;
 }
 
+/**
+ * Features that say how contested the choice among a field's candidates is, added to each candidate's own: its gap
+ * to the best score, its rank, how many other values score within one point of it, and whether its value is printed
+ * again (an id printed in two places) or also inside the customer's block.
+ */
+function contestFeatures(found: readonly TaxIdScored[]): Alternative[] {
+  const sorted = [...found].sort((a, b) => b.score - a.score);
+  const top = sorted[0]?.score ?? 0;
+  const out: Alternative[] = [];
+  const seen = new Set<string>();
+  for (const [rank, c] of sorted.entries()) {
+    if (seen.has(c.value) || out.length >= 5) continue;
+    seen.add(c.value);
+    const same = sorted.filter((o) => o.value === c.value);
+    const rivals = new Set(sorted.filter((o) => o.value !== c.value && o.score > c.score - 1).map((o) => o.value));
+    out.push({
+      scored: { value: c.value, score: c.score, words: c.words },
+      features: {
+        ...c.features,
+        handGap: c.score - top,
+        rank: out.length,
+        chosen: rank === 0 ? 1 : 0,
+        rivals: Math.min(rivals.size, 3),
+        repeats: Math.min(same.length - 1, 3),
+        elsewhereCustomer: same.some((o) => o !== c && (o.features.customerBlock ?? 0) + (o.features.customer ?? 0) > 0)
+          ? 1
+          : 0,
+      },
+    });
+  }
+  return out;
+}
+
 export function supplierTaxId(layout: Layout, customerBlock: readonly Word[]): FieldDecision {
-  return typedDecision(taxIds(layout, customerBlock), "taxId");
+  const found = taxIds(layout, customerBlock);
+  return { ...typedDecision(found, "taxId"), key: "supplier.taxId", alternatives: contestFeatures(found) };
 }
 
 export function iban(layout: Layout): FieldDecision {

@@ -1,14 +1,24 @@
-import type { Document, Line, Word } from "../../src/document/model.js";
+import type { Document, Line, Page, Word, WordSource } from "../../src/document/model.js";
 
 /** A printed row of a receipt: [text, x in px] cells; the words of a cell are set 8 px per character apart. */
 export type ReceiptRow = Array<[string, number]>;
+/** A row as printedPage reads it (a ReceiptRow, or any read-only list of cells). */
+type PrintedRow = ReadonlyArray<readonly [string, number]>;
 
 /**
  * A till receipt as OCR delivers it: a 400 px wide page, words with boxes, one Line per printed row at row index * 18
  * px, every word read with the given OCR confidence.
  */
 export function receipt(rows: readonly ReceiptRow[], confidence = 0.95): Document {
-  const width = 400;
+  return { type: "jpeg", pages: [printedPage(rows, 400, "ocr", confidence)] };
+}
+
+/** A text-layer PDF page `width` px wide from rows as receipt() places them (every word confidence 1). */
+export function textDocument(rows: readonly PrintedRow[], width: number): Document {
+  return { type: "pdf", pages: [printedPage(rows, width, "text", 1)] };
+}
+
+function printedPage(rows: readonly PrintedRow[], width: number, source: WordSource, confidence: number): Page {
   const height = 18 * rows.length + 40;
   const words: Word[] = [];
   const lines: Line[] = [];
@@ -23,7 +33,7 @@ export function receipt(rows: readonly ReceiptRow[], confidence = 0.95): Documen
           id: words.length,
           text: token,
           box: { x0: cursor / width, y0: y0 / height, x1: (cursor + w) / width, y1: (y0 + 12) / height },
-          source: "ocr",
+          source,
           confidence,
         });
         ids.push(words.length - 1);
@@ -41,5 +51,5 @@ export function receipt(rows: readonly ReceiptRow[], confidence = 0.95): Documen
       },
     });
   });
-  return { type: "jpeg", pages: [{ pageNum: 1, width, height, source: "ocr", words, lines }] };
+  return { pageNum: 1, width, height, source, words, lines };
 }

@@ -8,12 +8,24 @@ export interface TablePageOptions {
   top?: number;
   /** Distance between rows' tops (text is 0.011 high); 0.02 unless told. */
   spacing?: number;
+  /** Each row's top, where given (a row's lines set tighter than the rows); else from `top` and `spacing`. */
+  tops?: readonly number[];
   source?: WordSource;
   /** Extra words (OCR echoes) placed as given. */
   extra?: { text: string; box: Word["box"]; confidence: number }[];
 }
 
 let nextId = 1;
+
+/** A cell of text starting at x0, `charWidth` of the page's width per character. */
+export function left(text: string, x0: number, charWidth = 0.012): Cell {
+  return [text, x0, x0 + text.length * charWidth];
+}
+
+/** A cell ending at x1 (a number set flush right), `charWidth` of the page's width per character. */
+export function right(text: string, x1: number, charWidth = 0.012): Cell {
+  return [text, x1 - text.length * charWidth, x1];
+}
 
 /** A page from rows of cells, one row per line; a row's cells split into words spread over the cell. */
 export function tablePage(pageNum: number, rows: readonly (readonly Cell[])[], options: TablePageOptions = {}): Page {
@@ -22,7 +34,7 @@ export function tablePage(pageNum: number, rows: readonly (readonly Cell[])[], o
   const words: Word[] = [];
   const lines: Line[] = [];
   rows.forEach((cells, r) => {
-    const y0 = top + r * (options.spacing ?? 0.02);
+    const y0 = options.tops?.[r] ?? top + r * (options.spacing ?? 0.02);
     const ids: number[] = [];
     for (const [text, x0, x1, confidence] of cells) {
       const parts = text.split(" ");

@@ -3,34 +3,11 @@ import { describe, it } from "node:test";
 import type { Document } from "../../src/document/model.js";
 import { extractLineItems } from "../../src/extract/line-items/index.js";
 import { localeHints } from "../../src/extract/normalise/locale.js";
-import { type Cell, tablePage } from "../helpers/table-page.js";
+import { type Cell, left, right, tablePage } from "../helpers/table-page.js";
 
-/** Rows 0.015 apart: a stacked row's lines sit closer than the spacing of a plain table. */
-const page = (rows: readonly (readonly Cell[])[]) => tablePage(1, rows, { spacing: 0.015 });
-
+/** Rows 0.015 apart (a stacked row's lines sit closer than the spacing of a plain table), or at the given tops. */
 function doc(rows: readonly (readonly Cell[])[], tops?: readonly number[]): Document {
-  const built = page(rows);
-  if (tops !== undefined) {
-    // Lines moved to the given tops (rows spaced wider than the lines within a row).
-    for (const [r, line] of built.lines.entries()) {
-      const dy = (tops[r] ?? 0) - line.box.y0;
-      line.box = { ...line.box, y0: line.box.y0 + dy, y1: line.box.y1 + dy };
-      for (const w of built.words) {
-        if (line.wordIds.includes(w.id)) w.box = { ...w.box, y0: w.box.y0 + dy, y1: w.box.y1 + dy };
-      }
-    }
-  }
-  return { type: "pdf", pages: [built] };
-}
-
-/** Text from x0, about 0.012 of the page's width per character. */
-function left(text: string, x0: number): Cell {
-  return [text, x0, x0 + text.length * 0.012];
-}
-
-/** A number ending at x1. */
-function right(text: string, x1: number): Cell {
-  return [text, x1 - text.length * 0.012, x1];
+  return { type: "pdf", pages: [tablePage(1, rows, { spacing: 0.015, ...(tops ? { tops } : {}) })] };
 }
 
 const en = { locale: localeHints("en-GB") };

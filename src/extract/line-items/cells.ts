@@ -2,10 +2,15 @@
 import { parseAmount } from "../normalise/amount.js";
 import type { LocaleHints } from "../normalise/locale.js";
 
+/** The hyphens and dashes a PDF may print as a minus sign ("‐5,00" with U+2010), as "-". */
+function minus(text: string): string {
+  return text.replace(/[\u2010\u2011\u2012\u2212]/g, "-");
+}
+
 /** Money as printed ("1.234,50 €", "(12.00)", "-5,00") -> "1234.50"; null for anything else. */
 export function moneyCell(text: string, hints: LocaleHints): string | null {
   // Smudges OCR reads before a number ("~~ 533,39") are no sign or currency.
-  const trimmed = text.trim().replace(/^[~=_—|]+\s*/, "");
+  const trimmed = minus(text.trim()).replace(/^[~=_—|]+\s*/, "");
   if (!/\d/.test(trimmed) || /%/.test(trimmed)) return null;
   // Letters joined to digits by a hyphen are a code ("RN-1483", "AB-12.50"), not a currency and a minus sign.
   if (/^\p{L}+-\d/u.test(trimmed)) return null;
@@ -37,14 +42,40 @@ export function plainDecimal(value: number): string {
   return text === "-0" ? "0" : text;
 }
 
+/**
+ * A number with three or four decimals as unit prices and quantities print them ("3,3333", "1.000,0000", "-5,0000"),
+ * which money parsing leaves alone: the last separator is the decimal one when the digits after it are not a
+ * thousands group (four of them, or three with another separator before).
+ */
+function finePlaces(text: string): number | null {
+  const m = /^([-–]?)(\d{1,3}(?:([.,'’])\d{3})*|\d+)([.,])(\d{3,4})$/.exec(minus(text.trim()));
+  if (m === null) return null;
+  const [, sign, whole = "", group, decimal, places = ""] = m;
+  if (group === decimal || (places.length === 3 && group === undefined)) return null;
+  const value = Number(`${whole.replace(/[.,'’]/g, "")}.${places}`);
+  return Number.isFinite(value) ? (sign === "" ? value : -value) : null;
+}
+
+/** A unit price: money, or a price with three or four decimals ("3,3333" -> "3.3333", "5,5000" -> "5.50"). */
+export function priceCell(text: string, hints: LocaleHints): string | null {
+  const money = moneyCell(text, hints);
+  if (money !== null) return money;
+  const value = finePlaces(text);
+  if (value === null) return null;
+  const fixed = value.toFixed(4).replace(/0{1,2}$/, "");
+  return fixed === "-0.00" ? "0.00" : fixed;
+}
+
 export interface Quantity {
   quantity: string;
   unit: string | null;
 }
 
-/** "3", "2,5", "1.000", "3 Stk", "10h", "2 x" -> quantity and unit. */
+/** "3", "2,5", "1.000", "3 Stk", "10h", "2 x", "5 Unit(s)" -> quantity and unit. */
 export function quantityCell(text: string, hints: LocaleHints): Quantity | null {
-  const match = /^([-−–]?\d[\d.,'’\s]*?)\s*(?:([\p{L}][\p{L}.²³]{0,7})|[x×])?$/u.exec(text.trim());
+  const match = /^([-–]?\d[\d.,'’\s]*?)\s*(?:([\p{L}][\p{L}.²³]{0,7}(?:\(\p{L}{1,2}\))?)|[x×])?$/u.exec(
+    minus(text.trim()),
+  );
   if (match === null) return null;
   const digits = (match[1] ?? "").replace(/\s/g, "");
   let value: number | null = null;
@@ -54,6 +85,7 @@ export function quantityCell(text: string, hints: LocaleHints): Quantity | null 
     const parsed = parseAmount(digits, hints);
     if (parsed !== null) value = parsed.value;
     else if (/^\d+[.,]\d{1,4}$/.test(digits)) value = Number(digits.replace(",", "."));
+    else value = finePlaces(digits);
   }
   if (value === null || !Number.isFinite(value)) return null;
   return { quantity: plainDecimal(value), unit: match[2] ?? null };
@@ -95,6 +127,6 @@ export function isNumeric(text: string, hints: LocaleHints): boolean {
   if (!/\d/.test(t)) return false;
   if (isPercent(t)) return true;
   if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(t)) return true;
-  if (moneyCell(t, hints) !== null) return true;
+  if (priceCell(t, hints) !== null) return true;
   return quantityCell(t, hints) !== null;
 }

@@ -173,7 +173,9 @@ export function readHeader(
     ({ matches, unmatched } = matchPhrases(line, true));
     if (stacked.size > 0) matches = firstPerCell(matches, stacked);
   }
-  if (unmatched > Math.max(2, matches.length / 2)) return null;
+  // Few words the vocabulary does not know; a header naming four columns or more may have as many ("GTIN",
+  // "VKE/Geb", "Art-Nr-Lieferant" beside "Menge  Nettopreis  MwSt-%  Nettowert").
+  if (unmatched > Math.max(2, matches.length / 2) && (matches.length < 4 || unmatched > matches.length)) return null;
   applyBand(matches, neighbours);
   const columns = assignRoles(matches);
   const roles = new Set(columns.map((c) => c.role));
@@ -256,6 +258,9 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
     }
     // A number among the numeric columns that fits none of them sits under a header cell not understood: dropped.
     if (chunk.box.x0 > firstNumeric - 0.08) return null;
+    // An article number or GTIN under the code column.
+    const code = columns.find((c) => c.role === "productCode");
+    if (code !== undefined && overlap(chunk.box.x0, chunk.box.x1, code.x0, code.x1) > 0) return code;
     return description ?? null;
   }
   let best: Column | null = null;

@@ -66,7 +66,8 @@ export function fuzzyRolesOf(word: string): readonly ColumnRole[] {
 
 /** The roles a folded phrase may name (several for "bil", "artikel"). */
 export function rolesOf(phrase: string): readonly ColumnRole[] {
-  return PHRASE_ROLES.get(phrase) ?? [];
+  // "MwSt-%" folds to "mwst%": the phrase "mwst %".
+  return PHRASE_ROLES.get(phrase) ?? (phrase.endsWith("%") ? PHRASE_ROLES.get(`${phrase.slice(0, -1)} %`) : null) ?? [];
 }
 
 const QUALIFIER_SET: ReadonlySet<string> = new Set(HEADER_QUALIFIERS);

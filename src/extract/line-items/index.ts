@@ -4,8 +4,9 @@
  * a header fall back to item lines (receipt.ts). The caller passes the printed subtotal and total to check the sum.
  */
 import type { Document, Word } from "../../document/model.js";
+import type { LineItemCellName } from "../../domain/line-items.js";
 import type { LocaleHints } from "../normalise/locale.js";
-import { dateCell, moneyCell, quantityCell, taxRateCell } from "./cells.js";
+import { dateCell, moneyCell, priceCell, quantityCell, taxRateCell } from "./cells.js";
 import { checkTable, rowCloses } from "./checks.js";
 import { cellText, type DraftRow } from "./draft.js";
 import type { ColumnRole } from "./headers.js";
@@ -13,12 +14,11 @@ import { boxOf, visualLines } from "./lines.js";
 import { readReceiptItems } from "./receipt.js";
 import { repairRow, repairSum } from "./repair.js";
 import { readHeaderTable } from "./table.js";
-import type { CellName, LineItemHints, LineItemRow, LineItemTable } from "./types.js";
+import type { LineItemHints, LineItemRow, LineItemTable } from "./types.js";
 
 export { checkTable, rowCloses } from "./checks.js";
 export type {
   CellBox,
-  CellName,
   LineItemChecks,
   LineItemHints,
   LineItemRow,
@@ -26,7 +26,7 @@ export type {
   SumCheck,
 } from "./types.js";
 
-const CELL_ROLES: readonly [CellName, ColumnRole][] = [
+const CELL_ROLES: readonly [LineItemCellName, ColumnRole][] = [
   ["description", "description"],
   ["quantity", "quantity"],
   ["unit", "unit"],
@@ -45,14 +45,17 @@ function clean(text: string): string | null {
 function toRow(draft: DraftRow, hints: LocaleHints, original: ReadonlyMap<number, Word>): LineItemRow {
   const c = draft.cells;
   const quantity = quantityCell(cellText(c, "quantity"), hints);
+  // Unit prices may print three or four decimals; amounts print cents.
   const moneyOf = (role: ColumnRole): string | null => {
-    const whole = moneyCell(cellText(c, role), hints);
+    const read = role === "unitPrice" ? priceCell : moneyCell;
+    const whole = read(cellText(c, role), hints);
     if (whole !== null) return whole;
-    const glued = moneyCell(cellText(c, role).replace(/\s+/g, ""), hints);
-    if (glued !== null) return glued;
+    // A number OCR broke with a space ("42,0 0") is glued within its chunk; two chunks are two cells (a column the
+    // header did not name beside it): the last one that reads.
     const chunks = c.get(role) ?? [];
     for (let i = chunks.length - 1; i >= 0; i--) {
-      const one = moneyCell(chunks[i]?.text ?? "", hints);
+      const text = chunks[i]?.text ?? "";
+      const one = read(text, hints) ?? read(text.replace(/\s+/g, ""), hints);
       if (one !== null) return one;
     }
     return null;

@@ -50,7 +50,7 @@ export function aspectOf(page: Page): number {
   return page.width > 0 && page.height > 0 ? page.width / page.height : Math.SQRT1_2;
 }
 
-const NUMBER_WORD = /^[-−–(+]?[€$£]?\d[\d.,'’]*%?[)-]?$/;
+const NUMBER_WORD = /^[-‐−–(+]?[€$£]?\d[\d.,'’]*%?[)-]?$/;
 const THOUSANDS_TAIL = /^\d{3}(?:[.,]\d{1,2})?$/;
 
 /** Two numbers closer than a column gap ("60,00 10,00%") are two cells, unless the second groups the first's thousands. */
@@ -138,6 +138,9 @@ export function visualLines(page: Page): VisualLine[] {
   const words: Word[] = withoutEchoes(page.words)
     // OCR reads rules, stains and stamps as words of very low confidence: they are no cell's text.
     .filter((w) => w.text.trim() !== "" && !(w.source === "ocr" && w.confidence < 0.35 && !/\d/.test(w.text)))
+    // Text set vertically (a margin note up the page's edge) is no row's text: a word of three letters or more far
+    // taller than wide.
+    .filter((w) => w.text.length < 3 || w.box.y1 - w.box.y0 < (w.box.x1 - w.box.x0) * aspect * 1.5)
     .map((w) => {
       if (slope === 0) return w;
       // Turned by an angle, rows slope by dy/dx = slope and columns lean by dx/dy = -slope / aspect².

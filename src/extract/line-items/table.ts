@@ -7,133 +7,37 @@
  * header, or without one at the first line that fits the same columns.
  */
 
-import type { Word } from "../../document/model.js";
 import type { LocaleHints } from "../normalise/locale.js";
-import { hasCents, moneyCell, quantityCell } from "./cells.js";
-import { type Column, columnOf, type Header, readHeaderBand } from "./columns.js";
+import { hasCents } from "./cells.js";
+import { type Column, type Header, readHeaderBand } from "./columns.js";
 import { addChunk, cellText, type DraftRow } from "./draft.js";
-import { type ColumnRole, startsWithStop } from "./headers.js";
-import { boxOf, type Chunk, type VisualLine } from "./lines.js";
-
-/** Stop lines that end a page of the table, not the table: carried and brought forward, page totals, continuation notes. */
-const PAGE_STOP =
-  /\b(carried|brought|ubertrag|fortsetzung|continued|reporter|report|suite|sigue|anterior|continua|transport|transporte|riporto|dibawa|page|seitensumme|seite|pagina|halaman)\b/;
+import type { ColumnRole } from "./headers.js";
+import {
+  amountBelow,
+  amountOf,
+  awaitsAmount,
+  codeLine,
+  codeOnly,
+  descriptionOnly,
+  figuresTight,
+  impliedAmount,
+  indentedTotal,
+  joinAwaiting,
+  keyValue,
+  leadingCodes,
+  lineCells,
+  noteAcross,
+  productFigures,
+  stopOf,
+  stripPosition,
+  takeUpper,
+  upperCells,
+} from "./line-cells.js";
+import type { Chunk, VisualLine } from "./lines.js";
 
 export interface ReadTable {
   header: Header;
   rows: DraftRow[];
-}
-
-function lineCells(line: VisualLine, columns: readonly Column[], hints: LocaleHints): Map<ColumnRole, Chunk[]> {
-  const cells = new Map<ColumnRole, Chunk[]>();
-  for (const chunk of line.chunks.flatMap((c) => splitLeadingNumber(c, columns))) {
-    const column = columnOf(chunk, columns, hints);
-    if (column !== null) addChunk(cells, column.role, chunk);
-  }
-  return cells;
-}
-
-/** The folded words of the line's first text chunks: where a subtotal or total line names itself. */
-function labelWords(line: VisualLine, hints: LocaleHints): string[] {
-  const first = line.chunks.findIndex((c) => moneyCell(c.text, hints) === null && /\p{L}/u.test(c.text));
-  if (first < 0) return [];
-  const out: string[] = [];
-  // OCR may split "Sub  total" into two chunks: the words up to the next number.
-  for (const chunk of line.chunks.slice(first)) {
-    if (moneyCell(chunk.text, hints) !== null || !/\p{L}/u.test(chunk.text)) break;
-    out.push(...chunk.folded.filter((w) => w !== ""));
-    if (out.length >= 4) break;
-  }
-  return out;
-}
-
-type StopKind = "table" | "page" | null;
-
-function stopOf(line: VisualLine, cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): StopKind {
-  const label = labelWords(line, hints);
-  if (!startsWithStop(label)) return null;
-  if (quantityCell(cellText(cells, "quantity"), hints) !== null) return null;
-  return PAGE_STOP.test(label.slice(0, 4).join(" ")) ? "page" : "table";
-}
-
-function amountOf(cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): string | null {
-  const chunks = cells.get("amount") ?? [];
-  const joined = moneyCell(chunks.map((c) => c.text).join(" "), hints);
-  if (joined !== null) return joined;
-  // OCR may break a number with a space ("42,0 0").
-  const glued = moneyCell(
-    chunks
-      .map((c) => c.text)
-      .join("")
-      .replace(/\s+/g, ""),
-    hints,
-  );
-  if (glued !== null) return glued;
-  for (let i = chunks.length - 1; i >= 0; i--) {
-    const one = moneyCell(chunks[i]?.text ?? "", hints);
-    if (one !== null) return one;
-  }
-  return null;
-}
-
-/** Whether every chunk of the line went to the description (a wrapped description line). */
-function descriptionOnly(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
-  for (const [role, chunks] of cells) if (role !== "description" && chunks.length > 0) return false;
-  return (cells.get("description") ?? []).length > 0;
-}
-
-/** Roles of a row's figures: a line with none of them may be the upper line of a stacked row. */
-const FIGURE_ROLES: ReadonlySet<ColumnRole> = new Set(["quantity", "unitPrice", "amount", "taxRate"]);
-
-/**
- * A line without figures, with text, as a stacked row's upper line: a running number, code or date (with a digit,
- * under its column) kept; all other text, wherever it runs over the columns, the description. Null for another line.
- */
-function upperCells(cells: ReadonlyMap<ColumnRole, Chunk[]>): Map<ColumnRole, Chunk[]> | null {
-  const out = new Map<ColumnRole, Chunk[]>();
-  const text: Chunk[] = [];
-  for (const [role, chunks] of cells) {
-    if (chunks.length === 0) continue;
-    if (FIGURE_ROLES.has(role)) return null;
-    for (const chunk of chunks) {
-      if ((role === "position" || role === "productCode" || role === "date") && /\d/.test(chunk.text)) {
-        addChunk(out, role, chunk);
-      } else text.push(chunk);
-    }
-  }
-  if (!text.some((c) => /\p{L}/u.test(c.text))) return null;
-  out.set(
-    "description",
-    text.sort((a, b) => a.box.x0 - b.box.x0),
-  );
-  return out;
-}
-
-/** Text with no word of letters alone: nothing, or codes and numbers ("AB-1234", "10.5"). */
-function codeOnly(text: string): boolean {
-  return text
-    .trim()
-    .split(/\s+/)
-    .every((token) => !/\p{L}/u.test(token) || /\d/.test(token));
-}
-
-/**
- * A stacked row's upper lines joined to its figures: description first, a running number or code kept. A code
- * printed under the description on the figures' line is the row's product code.
- */
-function takeUpper(cells: Map<ColumnRole, Chunk[]>, upper: ReadonlyMap<ColumnRole, Chunk[]>): void {
-  const own = cells.get("description") ?? [];
-  if (upper.has("description") && own.length > 0 && codeOnly(cellText(cells, "description"))) {
-    if (/\p{L}/u.test(cellText(cells, "description")) && (cells.get("productCode") ?? []).length === 0) {
-      cells.set("productCode", own);
-    }
-    cells.delete("description");
-  }
-  for (const [role, chunks] of upper) {
-    const own = cells.get(role) ?? [];
-    if (role === "description") cells.set(role, [...chunks, ...own]);
-    else if (own.length === 0) cells.set(role, [...chunks]);
-  }
 }
 
 interface TrailingLine {
@@ -223,18 +127,32 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
   // centred or at the foot of their description give some of them to the next row).
   const figuresBottom = new Map<DraftRow, number>();
   const trailing = new Map<DraftRow, TrailingLine[]>();
+  // Rows whose description has ended at a line of details ("Lieferdatum: ..."): later lines are no part of it.
+  const noted = new Set<DraftRow>();
+  // How far a row's loose description lines reach below its last line: the table still runs there.
+  const looseBelow = (row: DraftRow | undefined): number => {
+    if (row === undefined) return 0;
+    const last = (trailing.get(row) ?? []).at(-1);
+    return last?.loose === true ? Math.max(0, last.y1 - row.bottom) : 0;
+  };
   for (let p = pageIndex; p < pages.length && continuing; p++) {
     const lines = pages[p] ?? [];
     // On a later page the table resumes at a repeated header, or at the first row that fits the columns.
     let inTable = p === pageIndex;
     let headerSeen = p === pageIndex;
     let lastBottom = p === pageIndex ? first.line.box.y1 : 0;
+    // The foot of the last line read as part of the table (rows, their text, and the notes printed between rows): a
+    // wide gap under it, not under the last row, ends the table.
+    let reach = lastBottom;
     let pending: Chunk[] = [];
     // A stacked row's upper lines (description, running number, code), waiting for its figures.
     let upper = new Map<ColumnRole, Chunk[]>();
     let upperBottom: number | null = null;
+    // A line with a description and figures but no amount, whose amount may stand on the line right under it.
+    let awaiting: { cells: Map<ColumnRole, Chunk[]>; top: number; bottom: number; reach: number } | null = null;
     let pageRows = 0;
     let pageEnd: "page" | "table" | "gap" | null = null;
+    let noteBottom: number | null = null;
     for (let i = p === pageIndex ? start : 0; i < lines.length; i++) {
       const line = lines[i];
       if (line === undefined) continue;
@@ -249,6 +167,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         inTable = true;
         headerSeen = true;
         lastBottom = header.line.box.y1;
+        reach = lastBottom;
         pending = [];
         upper = new Map();
         upperBottom = null;
@@ -260,6 +179,11 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       const cells = lineCells(line, columns, hints);
       const stop = stopOf(line, cells, hints);
       if (stop !== null) {
+        // A page the table runs on to without its header: totals or tax lines before any row of it end the table.
+        if (!inTable && stop === "table" && !headerSeen && rows.length > 0) {
+          pageEnd = "table";
+          break;
+        }
         if (!inTable) continue;
         if (stop === "page" && pageRows === 0 && rows.length > 0) continue; // brought forward at the top
         if (pageRows === 0 && rows.length === 0) continue;
@@ -267,20 +191,47 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         break;
       }
       // An amount OCR could not read still makes a row when quantity, unit price and a description are there.
-      const amount = amountOf(cells, hints) ?? (inTable ? impliedAmount(cells, hints) : null);
+      // Not where the amount stands on the line right under it (a row over two lines).
+      const amount =
+        amountOf(cells, hints) ??
+        (inTable && !amountBelow(lines, i, columns, hints) ? impliedAmount(cells, hints) : null);
       if (amount !== null && rows.length > 0 && indentedTotal(line, cells, columns, hints)) {
         pageEnd = "table";
         break;
       }
+      let gap = line.box.y0 - lastBottom;
+      let reachGap = line.box.y0 - reach;
+      if (amount !== null && awaiting !== null && line.box.y0 - awaiting.bottom < line.height * 1.1) {
+        // The row starts at its upper line: the gap that may end the table is above that one.
+        if (joinAwaiting(cells, awaiting.cells)) {
+          gap = awaiting.top - lastBottom;
+          reachGap = awaiting.top - awaiting.reach;
+        }
+      }
+      awaiting = null;
+      // A note across the table, and the lines of its paragraph under it.
+      if (
+        amount === null &&
+        ((stacked !== true && noteAcross(cells, columns) && !figuresTight(lines, i, columns, hints)) ||
+          (noteBottom !== null && descriptionOnly(cells) && line.box.y0 - noteBottom < line.height * 1.1))
+      ) {
+        if (inTable && pageRows > 0 && reachGap < line.height * 2.5) reach = line.box.y1;
+        noteBottom = line.box.y1;
+        continue;
+      }
       const description = cellText(cells, "description");
-      const gap = line.box.y0 - lastBottom;
       if (amount !== null) {
         const lead = stacked === true ? cellText(upper, "description") : "";
         if (!inTable) {
           // Resuming without a header: the row must look like one (text and an amount with cents).
           if (!/\p{L}/u.test(`${lead} ${description}`) || !hasCents(cellText(cells, "amount"))) continue;
           inTable = true;
-        } else if (pageRows > 0 && gap > line.height * 6) {
+        } else if (
+          pageRows > 0 &&
+          gap - looseBelow(rows[rows.length - 1]) > line.height * 6 &&
+          // Past a long run of notes under the last row only a product's row (a quantity or unit price) goes on.
+          (reachGap > line.height * 6 || !productFigures(cells))
+        ) {
           pageEnd = footerOnly(lines, i) ? "page" : "gap";
           break;
         }
@@ -307,6 +258,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         rows.push(row);
         pageRows++;
         lastBottom = line.box.y1;
+        reach = line.box.y1;
         continue;
       }
       // A row's description over its figures: one block of tight lines, the last one right above the figures. Before
@@ -320,10 +272,17 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         upperBottom = line.box.y1;
         if (stacked === true) {
           if (inTable) lastBottom = line.box.y1;
+          if (inTable) reach = line.box.y1;
           continue;
         }
       }
-      if (!inTable) continue;
+      // Where the table resumes without its header, a row's amount may still stand on the line under its figures.
+      if (!inTable && !(p > pageIndex && rows.length > 0 && awaitsAmount(cells))) continue;
+      if (awaitsAmount(cells)) {
+        awaiting = { cells, top: line.box.y0, bottom: line.box.y1, reach };
+        reach = line.box.y1;
+        continue;
+      }
       const current = rows[rows.length - 1];
       // A description line a little further down may start the next row (figures at its foot): kept aside, given to
       // that row by moveLeadingLines or dropped; so is every description line after it.
@@ -335,22 +294,66 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         pageRows > 0 &&
         descriptionOnly(cells) &&
         (lastLoose !== undefined ? looseGap < line.height * 1.1 : gap >= line.height * 1.1 && gap < line.height * 2);
+      if (loose && current !== undefined && (noted.has(current) || keyValue(cells))) {
+        // Details under a row ("Packages: 4"): the lines kept aside before them are details too, not the start of
+        // the next row's description. The table runs on past them.
+        noted.add(current);
+        trailing.set(
+          current,
+          after.filter((l) => !l.loose),
+        );
+        reach = line.box.y1;
+        continue;
+      }
       if (loose && current !== undefined) {
         after.push({ chunks: cells.get("description") ?? [], y0: line.box.y0, y1: line.box.y1, loose: true });
         trailing.set(current, after);
+        reach = line.box.y1;
+        continue;
+      }
+      // A line of the code column tight under a row (a GTIN under the article number), with or without text.
+      if (
+        current !== undefined &&
+        pageRows > 0 &&
+        gap < line.height * 1.1 &&
+        lastLoose === undefined &&
+        codeLine(cells)
+      ) {
+        if ((current.cells.get("productCode") ?? []).length === 0) {
+          current.cells.set("productCode", [...(cells.get("productCode") ?? [])]);
+        }
+        const text = cells.get("description") ?? [];
+        if (text.length > 0 && (noted.has(current) || keyValue(cells))) noted.add(current);
+        else if (text.length > 0) {
+          for (const chunk of text) addChunk(current.cells, "description", chunk);
+          current.bottom = line.box.y1;
+          after.push({ chunks: text, y0: line.box.y0, y1: line.box.y1, loose: false });
+          trailing.set(current, after);
+        }
+        lastBottom = line.box.y1;
+        reach = line.box.y1;
         continue;
       }
       if (descriptionOnly(cells) && gap < line.height * 1.1 && lastLoose === undefined) {
-        if (pageRows > 0 && current !== undefined) {
+        if (pageRows > 0 && current !== undefined && (noted.has(current) || keyValue(cells))) {
+          // "Delivery date: ...", "Order no: ...": details under the description, and the lines after them.
+          noted.add(current);
+        } else if (pageRows > 0 && current !== undefined) {
           for (const chunk of cells.get("description") ?? []) addChunk(current.cells, "description", chunk);
           current.bottom = line.box.y1;
           after.push({ chunks: cells.get("description") ?? [], y0: line.box.y0, y1: line.box.y1, loose: false });
           trailing.set(current, after);
         } else pending.push(...(cells.get("description") ?? []));
         lastBottom = line.box.y1;
+        reach = line.box.y1;
         continue;
       }
-      if (pageRows > 0 && gap > line.height * 4) {
+      // A note between rows (delivery details, a discount's basis) printed tight under the table's last line.
+      if (pageRows > 0 && reachGap < line.height * 2.5) {
+        reach = line.box.y1;
+        continue;
+      }
+      if (pageRows > 0 && reachGap > line.height * 4) {
         pageEnd = footerOnly(lines, i) ? "page" : "gap";
         break;
       }
@@ -361,6 +364,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     if (pageEnd === "gap") continuing = next.some((_, i) => headerAt(next, i) !== null);
     if (!headerSeen && pageRows === 0 && p > pageIndex) continuing = false;
   }
+  for (const row of rows) leadingCodes(row.cells);
   return rows.length === 0 ? null : { header: first, rows };
 }
 
@@ -376,76 +380,11 @@ function neighboursOf(lines: readonly VisualLine[], i: number): [VisualLine | nu
   ];
 }
 
-/**
- * An amount whose label starts well right of the description column, with no quantity or unit price: the totals block
- * printed under the price columns ("Rechnungssumme netto  845,00"), whatever its words.
- */
-function indentedTotal(
-  line: VisualLine,
-  cells: ReadonlyMap<ColumnRole, Chunk[]>,
-  columns: readonly Column[],
-  hints: LocaleHints,
-): boolean {
-  const description = columns.find((c) => c.role === "description");
-  if (description === undefined) return false;
-  if ((cells.get("quantity") ?? []).length > 0 || (cells.get("unitPrice") ?? []).length > 0) return false;
-  const label = line.chunks.find((c) => /\p{L}/u.test(c.text) && moneyCell(c.text, hints) === null);
-  return label !== undefined && label.box.x0 > description.x0 + 0.2;
-}
-
-/** "1 Superdrachen" under "Pos. Artikelbeschreibung": the running number printed in the description's cell. */
-function stripPosition(cells: Map<ColumnRole, Chunk[]>, columns: readonly Column[]): void {
-  if (!columns.some((c) => c.role === "position") || (cells.get("position") ?? []).length > 0) return;
-  const [first, ...rest] = cells.get("description") ?? [];
-  if (first === undefined || first.words.length < 2 || !/^\d{1,3}\.?$/.test(first.words[0]?.text ?? "")) return;
-  const words = first.words.slice(1);
-  const chunk: Chunk = {
-    words,
-    text: words.map((w) => w.text).join(" "),
-    folded: first.folded.slice(1),
-    box: boxOf(words),
-  };
-  cells.set("description", [chunk, ...rest]);
-}
-
 /** Whether a header repeats the first one's columns: it names the amount and two more of its roles. */
 function sameTable(first: Header, other: Header): boolean {
   const roles = new Set(first.columns.map((c) => c.role));
   const shared = other.columns.filter((c) => roles.has(c.role)).length;
   return shared >= Math.min(3, roles.size) && other.columns.some((c) => c.role === "amount");
-}
-
-/** Quantity x unit price of a line with a description whose amount cell is missing or unreadable. */
-function impliedAmount(cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): string | null {
-  if (!/\p{L}{3}/u.test(cellText(cells, "description"))) return null;
-  const quantity = quantityCell(cellText(cells, "quantity"), hints);
-  const unitPrice = moneyCell(cellText(cells, "unitPrice"), hints);
-  if (quantity === null || unitPrice === null) return null;
-  return String(Number(quantity.quantity) * Number(unitPrice));
-}
-
-function chunkOf(words: Word[], folded: string[]): Chunk {
-  return { words, text: words.map((w) => w.text).join(" "), folded, box: boxOf(words) };
-}
-
-/**
- * "1 Website maintenance" read as one chunk where a quantity or running-number column sits tight left of the
- * description: the number under that column's header is its own cell.
- */
-function splitLeadingNumber(chunk: Chunk, columns: readonly Column[]): Chunk[] {
-  const [first, second] = chunk.words;
-  if (first === undefined || second === undefined || !/^\d{1,4}(?:[.,]\d{1,3})?$/.test(first.text)) return [chunk];
-  if (!/^\p{L}/u.test(second.text)) return [chunk];
-  const centre = (first.box.x0 + first.box.x1) / 2;
-  const under = columns.find(
-    (c) => (c.role === "quantity" || c.role === "position") && centre >= c.x0 - 0.01 && centre <= c.x1 + 0.01,
-  );
-  if (under === undefined || second.box.x0 < under.x1) return [chunk];
-  // Only where the description column follows and the rest starts under it ("3 Piece" is a quantity and its unit).
-  const description = columns.find((c) => c.role === "description");
-  if (description === undefined || description.x0 < under.x1 - 0.02) return [chunk];
-  if (second.box.x0 > description.x1 + 0.02 || second.box.x0 < description.x0 - 0.03) return [chunk];
-  return [chunkOf([first], chunk.folded.slice(0, 1)), chunkOf(chunk.words.slice(1), chunk.folded.slice(1))];
 }
 
 /**

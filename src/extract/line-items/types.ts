@@ -1,24 +1,10 @@
 /** The shapes extractLineItems returns: rows of normalised cells, each cell with the words it was read from. */
 import type { Box } from "../../document/model.js";
-import type { LineItemCells } from "../../domain/line-items.js";
+import type { LineItemCellName, LineItemCells } from "../../domain/line-items.js";
 import type { LocaleHints } from "../normalise/locale.js";
 
-/** The cells of a row, in the order the field's value lists them. */
-export const CELL_NAMES = [
-  "description",
-  "quantity",
-  "unit",
-  "unitPrice",
-  "amount",
-  "taxRate",
-  "productCode",
-  "date",
-] as const;
-
-export type CellName = (typeof CELL_NAMES)[number];
-
 export interface CellBox {
-  cell: CellName;
+  cell: LineItemCellName;
   /** 1-based. */
   page: number;
   /** Page ratios, origin top-left (document/model.ts). */

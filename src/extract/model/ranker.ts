@@ -22,6 +22,13 @@ export interface RankerModel {
   /** What the fit was told: seed, corpora, ridge; for the record, not read by the engine. */
   trainedOn: Record<string, unknown>;
   rankers: Record<string, LinearModel>;
+  /**
+   * Per field key without a kept ranker: a logistic model of whether the hand-set choice is right, from the features
+   * of the chosen alternative (its gap to the runner-up, rival values, labels): the confidence of a hand-set choice
+   * out of a fit, lower where the choice was contested. Kept by `npm run train` only where it beat the family curve of
+   * calibration.ts out of sample.
+   */
+  calibrators?: Record<string, LinearModel>;
 }
 
 export interface Alternative {
@@ -54,4 +61,10 @@ export function pick(
     if (!best || p > best.probability) best = { alternative, probability: p };
   }
   return best;
+}
+
+/** The alternative that stands for the hand-set choice: the same printed value (the first such, as ranked). */
+export function chosenAlternative(alternatives: readonly Alternative[], best: Scored | null): Alternative | null {
+  if (!best) return null;
+  return alternatives.find((a) => a.scored === best) ?? alternatives.find((a) => a.scored.value === best.value) ?? null;
 }

@@ -8,7 +8,7 @@ import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrEngineKind } from "./e
 import { type OcrFallbackNotice, withOcrFallback } from "./fallback.js";
 import { withUprightPages } from "./orientation-engine.js";
 import { createPaddleEngine } from "./paddle-engine.js";
-import { withLineRereading } from "./rereading.js";
+import { lineRereading, withLineRereading } from "./rereading.js";
 import { createTesseractCli, tesseractOnPath } from "./tesseract-cli.js";
 import { createTesseractJs } from "./tesseract-js.js";
 
@@ -47,27 +47,26 @@ export function createOcrEngine(kind: OcrEngineKind, pageTimeoutMs = DEFAULT_PAG
  */
 export function createDefaultOcrEngine(settings: OcrSettings): OcrEngine {
   const tesseract = tesseractReading(settings);
-  // PaddleOCR reads every line with the recogniser the re-reader would use: nothing to re-read.
-  const reading =
-    settings.engine === "paddle" && settings.fallback
-      ? withOcrFallback(createPaddleEngine(settings.pageTimeoutMs), () => tesseract, warnFallback)
-      : settings.engine === "paddle"
-        ? createPaddleEngine(settings.pageTimeoutMs)
-        : tesseract;
-  // Upright outermost: the re-reader crops lines of the turned, levelled page the engine read.
-  return withUprightPages(reading);
+  // PaddleOCR reads every line with the recogniser the re-reader would use: nothing to re-read (the tesseract
+  // behind it re-reads the pages it reads).
+  if (settings.engine === "paddle") {
+    const paddle = createPaddleEngine(settings.pageTimeoutMs);
+    const reread = settings.reread ? withLineRereading(tesseract) : tesseract;
+    return withUprightPages(settings.fallback ? withOcrFallback(paddle, () => reread, warnFallback) : paddle);
+  }
+  // Re-read within the upright step: it crops lines of the turned, levelled page the engine read, and only of the
+  // reading kept when the page was read more than one way.
+  return withUprightPages(tesseract, settings.reread ? lineRereading(tesseract.name) : undefined);
 }
 
-/** Tesseract as `settings` ask (the CLI or tesseract.js; the CLI's fallback; the line re-reader). */
+/** Tesseract as `settings` ask (the CLI or tesseract.js; the CLI's fallback), without the line re-reader. */
 function tesseractReading(settings: OcrSettings): OcrEngine {
   const asked = settings.engine === "paddle" ? undefined : settings.engine;
   const kind = asked ?? (tesseractOnPath(settings.searchPath) ? "tesseract-cli" : "tesseract-js");
   const engine = createOcrEngine(kind, settings.pageTimeoutMs);
-  const reading =
-    kind === "tesseract-cli" && settings.fallback
-      ? withOcrFallback(engine, () => createTesseractJs(settings.pageTimeoutMs), warnFallback)
-      : engine;
-  return settings.reread ? withLineRereading(reading) : reading;
+  return kind === "tesseract-cli" && settings.fallback
+    ? withOcrFallback(engine, () => createTesseractJs(settings.pageTimeoutMs), warnFallback)
+    : engine;
 }
 
 /**

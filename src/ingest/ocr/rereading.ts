@@ -115,7 +115,7 @@ function renumbered(result: OcrResult, replacements: ReadonlyMap<number, readonl
 }
 
 /** The grey pixels of the image an engine was given: ingest's PGM as it is, a PNG or JPEG decoded as the engine sees it. */
-async function greyPixels(image: Buffer): Promise<GreyImage> {
+export async function greyPixels(image: Buffer): Promise<GreyImage> {
   const parsed = parsePgm(image);
   if (parsed) return parsed;
   // No EXIF rotation: the engine reads the stored pixels, and its boxes are on them.
@@ -129,33 +129,55 @@ async function greyPixels(image: Buffer): Promise<GreyImage> {
 }
 
 /**
- * `engine` with its doubtful lines re-read on the same image. When the re-reading fails (model missing, a line the
- * recogniser rejects), the page keeps the engine's reading and one process warning says so: OCR runs in processing
- * threads far from the service's logger (as factory.ts's fallback warning).
+ * A step applied to an engine's reading of a page: `result` as read on the grey image `pixels` gives (decoded only
+ * when the step needs it), improved or as it was.
+ */
+export type ReadingRefinement = (
+  result: OcrResult,
+  pixels: () => Promise<GreyImage>,
+  signal?: AbortSignal,
+) => Promise<OcrResult>;
+
+/**
+ * The line re-reading as a step on a reading `engineName` made: doubtful lines re-read, or the reading as it was when
+ * it has none. When the re-reading fails (model missing, a line the recogniser rejects), the page keeps the engine's
+ * reading and one process warning says so: OCR runs in processing threads far from the service's logger (as
+ * factory.ts's fallback warning).
+ */
+export function lineRereading(
+  engineName: string,
+  recogniser: LineRecogniser = paddleRecogniser,
+  scope: RereadScope = headerAndFigureLines,
+): ReadingRefinement {
+  return async (first, pixels, signal) => {
+    const doubtful = first.lines?.some((line) => shouldReread(line.map((i) => first.words[i]!)));
+    if (!doubtful || !pageWorthRereading(first.words)) return first;
+    try {
+      return await rereadLines(first, await pixels(), recogniser, signal, scope);
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      const reason = err instanceof Error ? err.message : String(err);
+      process.emitWarning(`Re-reading a page's doubtful lines failed (${reason}); kept ${engineName}'s reading.`, {
+        code: "DOCSIFT_OCR_REREAD",
+      });
+      return first;
+    }
+  };
+}
+
+/**
+ * `engine` with its doubtful lines re-read on the same image (lineRereading). Ingest's default engine re-reads
+ * inside its upright-page step instead (orientation-engine.ts), so that only the reading it keeps is re-read.
  */
 export function withLineRereading(
   engine: OcrEngine,
   recogniser: LineRecogniser = paddleRecogniser,
   scope: RereadScope = headerAndFigureLines,
 ): OcrEngine {
-  const recognise = async (image: Buffer, signal?: AbortSignal): Promise<OcrResult> => {
-    const first = await engine.recognise(image, signal);
-    const doubtful = first.lines?.some((line) => shouldReread(line.map((i) => first.words[i]!)));
-    if (!doubtful || !pageWorthRereading(first.words)) return first;
-    try {
-      return await rereadLines(first, await greyPixels(image), recogniser, signal, scope);
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      const reason = err instanceof Error ? err.message : String(err);
-      process.emitWarning(`Re-reading a page's doubtful lines failed (${reason}); kept ${engine.name}'s reading.`, {
-        code: "DOCSIFT_OCR_REREAD",
-      });
-      return first;
-    }
-  };
+  const reread = lineRereading(engine.name, recogniser, scope);
   return {
     name: engine.name,
-    recognise,
+    recognise: async (image, signal) => reread(await engine.recognise(image, signal), () => greyPixels(image), signal),
     async close() {
       await engine.close?.();
     },

@@ -1,0 +1,313 @@
+/**
+ * What a line of a table holds, read against the header's columns: its cells, whether it ends the table or a page of
+ * it, is a note, a code or "Key: value" detail line, the upper lines of a stacked row or a row whose amount stands on
+ * the line under it. Pure functions of one line (or a line and its neighbours); table.ts reads the rows with them.
+ */
+
+import type { Word } from "../../document/model.js";
+import type { LocaleHints } from "../normalise/locale.js";
+import { moneyCell, priceCell, quantityCell } from "./cells.js";
+import { type Column, columnOf } from "./columns.js";
+import { addChunk, cellText } from "./draft.js";
+import { type ColumnRole, startsWithStop } from "./headers.js";
+import { boxOf, type Chunk, type VisualLine } from "./lines.js";
+
+/** Stop lines that end a page of the table, not the table: carried and brought forward, page totals, continuation notes. */
+const PAGE_STOP =
+  /\b(carried|brought|ubertrag|fortsetzung|continued|reporter|report|suite|sigue|anterior|continua|transport|transporte|riporto|dibawa|page|seitensumme|seite|pagina|halaman)\b/;
+
+export function lineCells(line: VisualLine, columns: readonly Column[], hints: LocaleHints): Map<ColumnRole, Chunk[]> {
+  const cells = new Map<ColumnRole, Chunk[]>();
+  for (const chunk of line.chunks.flatMap((c) => splitLeadingNumber(c, columns))) {
+    const column = columnOf(chunk, columns, hints);
+    if (column !== null) addChunk(cells, column.role, chunk);
+  }
+  return cells;
+}
+
+/** The folded words of the line's first text chunks: where a subtotal or total line names itself. */
+function labelWords(line: VisualLine, hints: LocaleHints): string[] {
+  const first = line.chunks.findIndex((c) => moneyCell(c.text, hints) === null && /\p{L}/u.test(c.text));
+  if (first < 0) return [];
+  const out: string[] = [];
+  // OCR may split "Sub  total" into two chunks: the words up to the next number.
+  for (const chunk of line.chunks.slice(first)) {
+    if (moneyCell(chunk.text, hints) !== null || !/\p{L}/u.test(chunk.text)) break;
+    out.push(...chunk.folded.filter((w) => w !== ""));
+    if (out.length >= 4) break;
+  }
+  return out;
+}
+
+type StopKind = "table" | "page" | null;
+
+/** The folded words of the text chunk right before the line's last number: a total's label printed beside it. */
+function labelBeforeAmount(line: VisualLine, hints: LocaleHints): string[] {
+  const last = line.chunks.findLastIndex((c) => moneyCell(c.text, hints) !== null);
+  const label = line.chunks[last - 1];
+  return label === undefined || !/\p{L}/u.test(label.text) ? [] : label.folded.filter((w) => w !== "");
+}
+
+export function stopOf(line: VisualLine, cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): StopKind {
+  let label = labelWords(line, hints);
+  if (!startsWithStop(label)) {
+    // "Taxe  Base  Montant      Total HT  -218,48": another block's words on the left, the total's label at the amount.
+    if ((cells.get("unitPrice") ?? []).length > 0) return null;
+    label = labelBeforeAmount(line, hints);
+    if (!startsWithStop(label)) return null;
+  }
+  if (quantityCell(cellText(cells, "quantity"), hints) !== null) return null;
+  return PAGE_STOP.test(label.slice(0, 4).join(" ")) ? "page" : "table";
+}
+
+export function amountOf(cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): string | null {
+  const chunks = cells.get("amount") ?? [];
+  const joined = moneyCell(chunks.map((c) => c.text).join(" "), hints);
+  if (joined !== null) return joined;
+  // OCR may break a number with a space ("42,0 0").
+  const glued = moneyCell(
+    chunks
+      .map((c) => c.text)
+      .join("")
+      .replace(/\s+/g, ""),
+    hints,
+  );
+  if (glued !== null) return glued;
+  for (let i = chunks.length - 1; i >= 0; i--) {
+    const one = moneyCell(chunks[i]?.text ?? "", hints);
+    if (one !== null) return one;
+  }
+  return null;
+}
+
+/** Whether every chunk of the line went to the description (a wrapped description line). */
+export function descriptionOnly(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
+  for (const [role, chunks] of cells) if (role !== "description" && chunks.length > 0) return false;
+  return (cells.get("description") ?? []).length > 0;
+}
+
+/**
+ * A line of text only that runs on over two figure columns or more: a note printed across the table ("Important:
+ * orders until ..."), no row's description.
+ */
+export function noteAcross(cells: ReadonlyMap<ColumnRole, Chunk[]>, columns: readonly Column[]): boolean {
+  if ([...FIGURE_ROLES].some((role) => (cells.get(role) ?? []).length > 0)) return false;
+  const figures = columns.filter((c) => FIGURE_ROLES.has(c.role));
+  return [...cells.values()].some((chunks) =>
+    chunks.some((chunk) => figures.filter((c) => chunk.box.x0 <= c.x0 && chunk.box.x1 >= c.x1).length >= 2),
+  );
+}
+
+/**
+ * A line that starts with a label of up to three words and a colon, bulleted or not: "Liefer-Datum: 01.09.2013",
+ * "Order no : 12", "* Packages: 4".
+ */
+export function keyValue(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
+  const text = (cells.get("description") ?? [])[0]?.text ?? "";
+  return /^(?:[*•·–-]\s*)?\p{L}[^\s:]*(?:\s[^\s:]+){0,2}\s?:(?:\s|$)/u.test(text);
+}
+
+/** A line with a code under the code column and no figures: text beside it is description. */
+export function codeLine(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
+  if ((cells.get("productCode") ?? []).length === 0) return false;
+  for (const [role, chunks] of cells) {
+    if (chunks.length > 0 && role !== "productCode" && role !== "description") return false;
+  }
+  return true;
+}
+
+/** The cells of the line right under line i when it starts less than `gap` line heights under it, else null. */
+function cellsBelow(
+  lines: readonly VisualLine[],
+  i: number,
+  columns: readonly Column[],
+  hints: LocaleHints,
+  gap: number,
+): Map<ColumnRole, Chunk[]> | null {
+  const line = lines[i];
+  const next = lines[i + 1];
+  if (line === undefined || next === undefined || next.box.y0 - line.box.y1 >= line.height * gap) return null;
+  return lineCells(next, columns, hints);
+}
+
+/** Whether the line right under line i is a row's figures, tight under it (a wide stacked description over them). */
+export function figuresTight(
+  lines: readonly VisualLine[],
+  i: number,
+  columns: readonly Column[],
+  hints: LocaleHints,
+): boolean {
+  const cells = cellsBelow(lines, i, columns, hints, 0.8);
+  return cells !== null && [...FIGURE_ROLES].some((role) => (cells.get(role) ?? []).length > 0);
+}
+
+/** Whether a row has a quantity or a unit price (a product's row, not a discount, a charge or a total). */
+export function productFigures(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
+  return (cells.get("quantity") ?? []).length > 0 || (cells.get("unitPrice") ?? []).length > 0;
+}
+
+/** Roles of a row's figures: a line with none of them may be the upper line of a stacked row. */
+const FIGURE_ROLES: ReadonlySet<ColumnRole> = new Set(["quantity", "unitPrice", "amount", "taxRate"]);
+
+/**
+ * A line without figures, with text, as a stacked row's upper line: a running number, code or date (with a digit,
+ * under its column) kept; all other text, wherever it runs over the columns, the description. Null for another line.
+ */
+export function upperCells(cells: ReadonlyMap<ColumnRole, Chunk[]>): Map<ColumnRole, Chunk[]> | null {
+  const out = new Map<ColumnRole, Chunk[]>();
+  const text: Chunk[] = [];
+  for (const [role, chunks] of cells) {
+    if (chunks.length === 0) continue;
+    if (FIGURE_ROLES.has(role)) return null;
+    for (const chunk of chunks) {
+      if ((role === "position" || role === "productCode" || role === "date") && /\d/.test(chunk.text)) {
+        addChunk(out, role, chunk);
+      } else text.push(chunk);
+    }
+  }
+  if (!text.some((c) => /\p{L}/u.test(c.text))) return null;
+  out.set(
+    "description",
+    text.sort((a, b) => a.box.x0 - b.box.x0),
+  );
+  return out;
+}
+
+/** Text with no word of letters alone: nothing, or codes and numbers ("AB-1234", "10.5"). */
+export function codeOnly(text: string): boolean {
+  return text
+    .trim()
+    .split(/\s+/)
+    .every((token) => !/\p{L}/u.test(token) || /\d/.test(token));
+}
+
+/**
+ * A stacked row's upper lines joined to its figures: description first, a running number or code kept. A code
+ * printed under the description on the figures' line is the row's product code.
+ */
+export function takeUpper(cells: Map<ColumnRole, Chunk[]>, upper: ReadonlyMap<ColumnRole, Chunk[]>): void {
+  const own = cells.get("description") ?? [];
+  const codes = own.filter((c) => codeOnly(c.text));
+  if (upper.has("description") && codes.length > 0) {
+    const lettered = codes.filter((c) => /\p{L}/u.test(c.text));
+    if (lettered.length > 0 && (cells.get("productCode") ?? []).length === 0) cells.set("productCode", lettered);
+    const text = own.filter((c) => !codes.includes(c));
+    if (text.length > 0) cells.set("description", text);
+    else cells.delete("description");
+  }
+  for (const [role, chunks] of upper) {
+    const own = cells.get(role) ?? [];
+    // The row's first line names it: its code before one printed under it (a GTIN under the article number).
+    if (role === "description") cells.set(role, [...chunks, ...own]);
+    else if (own.length === 0 || role === "productCode") cells.set(role, [...chunks]);
+  }
+}
+
+/** Whether the line right under line i holds an amount and no other figure: the amount of a row over two lines. */
+export function amountBelow(
+  lines: readonly VisualLine[],
+  i: number,
+  columns: readonly Column[],
+  hints: LocaleHints,
+): boolean {
+  const cells = cellsBelow(lines, i, columns, hints, 1.1);
+  if (cells === null) return false;
+  return amountOf(cells, hints) !== null && !awaitsAmount(cells) && (cells.get("unitPrice") ?? []).length === 0;
+}
+
+/** A row's text and figures without its amount: a description with letters and a quantity or a unit price. */
+export function awaitsAmount(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
+  if ((cells.get("amount") ?? []).length > 0 || !/\p{L}/u.test(cellText(cells, "description"))) return false;
+  return (cells.get("quantity") ?? []).length > 0 || (cells.get("unitPrice") ?? []).length > 0;
+}
+
+/**
+ * The amount printed on its own line right under the row's other cells (the amount cell centred on a row of two
+ * lines, or set at its foot): the row is both lines. The lower line brings its amount, codes and the rest of the
+ * description; one with a quantity or unit price of its own is a row of its own.
+ */
+export function joinAwaiting(cells: Map<ColumnRole, Chunk[]>, above: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
+  if ((cells.get("quantity") ?? []).length > 0 || (cells.get("unitPrice") ?? []).length > 0) return false;
+  takeUpper(cells, above);
+  return true;
+}
+
+/**
+ * A description that starts with chunks of codes only ("4123456000014 WA997", then "Wirkarbeit HT" on the line
+ * under it): those are the row's article number and GTIN, under a code column the header did not name. The row's
+ * code when it has none (one with letters), else dropped.
+ */
+export function leadingCodes(cells: Map<ColumnRole, Chunk[]>): void {
+  const chunks = cells.get("description") ?? [];
+  let k = 0;
+  while (k < chunks.length - 1 && codeOnly(chunks[k]?.text ?? "")) k++;
+  if (k === 0 || !chunks.slice(k).some((c) => /\p{L}{2}/u.test(c.text))) return;
+  const codes = chunks.slice(0, k).filter((c) => /\p{L}/u.test(c.text));
+  if (codes.length > 0 && (cells.get("productCode") ?? []).length === 0) cells.set("productCode", codes);
+  cells.set("description", chunks.slice(k));
+}
+
+/**
+ * An amount whose label starts well right of the description column, with no quantity or unit price: the totals block
+ * printed under the price columns ("Rechnungssumme netto  845,00"), whatever its words.
+ */
+export function indentedTotal(
+  line: VisualLine,
+  cells: ReadonlyMap<ColumnRole, Chunk[]>,
+  columns: readonly Column[],
+  hints: LocaleHints,
+): boolean {
+  const description = columns.find((c) => c.role === "description");
+  if (description === undefined) return false;
+  if ((cells.get("quantity") ?? []).length > 0 || (cells.get("unitPrice") ?? []).length > 0) return false;
+  const label = line.chunks.find((c) => /\p{L}/u.test(c.text) && moneyCell(c.text, hints) === null);
+  return label !== undefined && label.box.x0 > description.x0 + 0.2;
+}
+
+/** "1 Superdrachen" under "Pos. Artikelbeschreibung": the running number printed in the description's cell. */
+export function stripPosition(cells: Map<ColumnRole, Chunk[]>, columns: readonly Column[]): void {
+  if (!columns.some((c) => c.role === "position") || (cells.get("position") ?? []).length > 0) return;
+  const [first, ...rest] = cells.get("description") ?? [];
+  if (first === undefined || first.words.length < 2 || !/^\d{1,3}\.?$/.test(first.words[0]?.text ?? "")) return;
+  const words = first.words.slice(1);
+  const chunk: Chunk = {
+    words,
+    text: words.map((w) => w.text).join(" "),
+    folded: first.folded.slice(1),
+    box: boxOf(words),
+  };
+  cells.set("description", [chunk, ...rest]);
+}
+
+/** Quantity x unit price of a line with a description whose amount cell is missing or unreadable. */
+export function impliedAmount(cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): string | null {
+  if (!/\p{L}{3}/u.test(cellText(cells, "description"))) return null;
+  const quantity = quantityCell(cellText(cells, "quantity"), hints);
+  const unitPrice = priceCell(cellText(cells, "unitPrice"), hints);
+  if (quantity === null || unitPrice === null) return null;
+  return (Number(quantity.quantity) * Number(unitPrice)).toFixed(2);
+}
+
+function chunkOf(words: Word[], folded: string[]): Chunk {
+  return { words, text: words.map((w) => w.text).join(" "), folded, box: boxOf(words) };
+}
+
+/**
+ * "1 Website maintenance" read as one chunk where a quantity or running-number column sits tight left of the
+ * description: the number under that column's header is its own cell.
+ */
+function splitLeadingNumber(chunk: Chunk, columns: readonly Column[]): Chunk[] {
+  const [first, second] = chunk.words;
+  if (first === undefined || second === undefined || !/^\d{1,4}(?:[.,]\d{1,3})?$/.test(first.text)) return [chunk];
+  if (!/^\p{L}/u.test(second.text)) return [chunk];
+  const centre = (first.box.x0 + first.box.x1) / 2;
+  const under = columns.find(
+    (c) => (c.role === "quantity" || c.role === "position") && centre >= c.x0 - 0.01 && centre <= c.x1 + 0.01,
+  );
+  if (under === undefined || second.box.x0 < under.x1) return [chunk];
+  // Only where the description column follows and the rest starts under it ("3 Piece" is a quantity and its unit).
+  const description = columns.find((c) => c.role === "description");
+  if (description === undefined || description.x0 < under.x1 - 0.02) return [chunk];
+  if (second.box.x0 > description.x1 + 0.02 || second.box.x0 < description.x0 - 0.03) return [chunk];
+  return [chunkOf([first], chunk.folded.slice(0, 1)), chunkOf(chunk.words.slice(1), chunk.folded.slice(1))];
+}
