@@ -9,6 +9,14 @@
  * from /proc on Linux): on a shared machine wall time swings with other load, CPU time much less.
  * Options: --runs N (text runs; OCR runs are N/4), --engine tesseract-cli|tesseract-js, --cases a,b,c,d (which to run),
  * --photos DIR (default ../shared/data/receipts-dev), --photo-seed N (16), --photo-rounds N (2). Reports; always exits 0.
+ * (b) and (c) share their set-up: asking for either runs both.
+ * Measured 2026-11-27 (issue #16, cost; --photo-rounds 3, load average 7-10 from other work, the tree before and after
+ * in turn): (d) before and after one decode per photo, tesseract.js without its invert pass and a narrower re-reading
+ * scope (since rejected, see bench/ocr-variants.ts) 3.09x / 3.57x / 3.33x per round (docsift 3554-4095 ms CPU per
+ * receipt against tesseract's ~1140), after 3.24x / 3.24x / 3.43x: median 3.33x -> 3.24x. What remains: tesseract on
+ * the photo enlarged to ~1600 px (~1.4x bare tesseract on the photo as stored) and the line re-reader (~1x), then
+ * preprocessing (~190 ms), the orientation measure (~90 ms) and extraction (bench/ocr-variants.ts breaks the OCR
+ * down).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -6,7 +6,8 @@
  * rows without quantity; several tax rates; tables running over several pages with or without a repeated header,
  * carried/brought-forward lines, page totals and page footers; stacked rows (each row's description on its own
  * line(s), its figures on the line under it, a code under the description); money header cells with a qualifier
- * ("Montant HT", "Price excl. VAT"). Each document is a pure function of its seed.
+ * ("Montant HT", "Price excl. VAT"); tall blocks (a description over three to six lines with the figures, running
+ * number and code on a line in its middle). Each document is a pure function of its seed.
  *   npm run bench:line-items-synth -- --out bench/out/li-tables --count 200 --seed 1 [--no-scans] [--concurrency N]
  * writes digital/NNNN.pdf and scan/NNNN.jpg|pdf (bench/synth/scan.ts) with labels.jsonl in the dev corpora's format
  * (`invoice.lineItems`, `invoice.subtotal`, `invoice.total`, "locale"); score with `npm run bench:line-items`.
@@ -563,14 +564,26 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
           ["middle", 1],
           ["bottom", 1],
         ]);
+  // Tall blocks, from a stream of their own: descriptions over three to six lines with the figures, running number and
+  // code on a line in the middle of the block, description lines above and below them (factur-x style rows).
+  const block = new Rng(seed ^ 0xb10c5);
+  const tall = !stackedRows && !detailed && block.chance(0.2);
+  const blockValign = tall ? "middle" : valign;
+  if (tall) {
+    for (const row of rows) {
+      if (row.qty === null) continue;
+      const more = block.chance(0.5) ? [...DETAILS[lang], block.pick(DETAILS[lang])] : [...DETAILS[lang]];
+      row.description = `${row.description} ${more.join(" ")}`;
+    }
+  }
   for (const row of rows) {
     const descLines = wrap(sheet, row.description, size, descWidth);
     const figuresAt = stackedRows
       ? descLines.length
-      : valign === "bottom"
+      : blockValign === "bottom"
         ? descLines.length - 1
-        : valign === "middle"
-          ? Math.floor((descLines.length - 1) / 2)
+        : blockValign === "middle"
+          ? Math.floor((descLines.length - (tall ? 0 : 1)) / 2)
           : 0;
     const extra = details[rows.indexOf(row)] ?? [];
     const textLines = Math.max(descLines.length, amountLow && row.qty !== null ? 2 : 1);
@@ -632,7 +645,7 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
     }
     running += row.amountCents;
     pageSum += row.amountCents;
-    y += rowH + lh * rng.float(0.15, 0.4) + (valign === "top" ? 0 : lh * 0.25);
+    y += rowH + lh * rng.float(0.15, 0.4) + (blockValign === "top" ? 0 : lh * (tall ? 0.6 : 0.25));
   }
   sheet.rule(m, right, y, 0.8);
   y += lh;

@@ -84,6 +84,16 @@
  * crop-reread's report: 0.873). Out of sample, receipts-train's first 60: crop-reread 0.825 / .68 .63 .93 .95 / 2544,
  * crop-noinvert-reread 0.834 / .70 .63 .93 .95 / 2314. Since then ingest reads as crop-noinvert-reread
  * (src/ingest/ocr/tesseract-cli.ts); crop-reread is kept for the caches built on it.
+ * Tried and rejected (2026-11-27, issue #16, cost; load average 6-11, so CPU figures compare within a corpus only):
+ * re-reading, below the header, only the segments that hold a money amount, date or time, however read, or a digit
+ * tesseract read below 0.7, and the letters-only segments (labels) of their lines, against every doubtful segment of
+ * a line with a digit (ingest's scope, headerAndFigureLines). receipts-dev 120 (in sample, where the cue was chosen):
+ * F1 0.867 -> 0.864 (totals' F1 0.966 -> 0.953; the golden answers lost 2 totals), present the same (.79 .63 .92
+ * .96), OCR CPU per page 2854 -> 2693 ms; receipts-train first 60 (out of sample): F1 0.839 -> 0.841, present the
+ * same (.70 .63 .93 .95), 2530 -> 2452 ms. The recogniser's input was 13 % smaller, the OCR step's CPU 3-6 %: not
+ * worth two receipt totals. A stricter version (only strictly shaped amounts and dates and their labels) lost more:
+ * 0.853 / .78 .64 .88 .94 / 2496. The recogniser's CPU is ~88 % model inference in its process and ~12 % crops and
+ * resizing here (15 dev photos: 1088 and 148 ms per page).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -171,7 +181,7 @@ interface Variant {
   uncropped?: string;
   /** This variant is the named one's cached reading with its doubtful lines re-read (src/ingest/ocr/rereading.ts). */
   reread?: string;
-  /** With `reread`: which doubtful segments are re-read (default: all, as ingest does). */
+  /** With `reread`: which doubtful segments are re-read (default: those ingest re-reads, headerAndFigureLines). */
   rereadScope?: RereadScope;
   /** Read with this engine instead of tesseract (`args`, `psm` and `tessdata` then do not apply). */
   engine?: "paddle";

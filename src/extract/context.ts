@@ -338,7 +338,7 @@ function rowWords(page: Layout["pages"][number], row: number): readonly PlacedWo
 /**
  * The label printed over [x0, x1] in the nearest row above that has words there (at most four rows up, within three
  * line heights): the words over the span read as one phrase, or with one more word on either side ("Skonto sofort"
- * over a narrow number). Null when those words are no label.
+ * over a narrow number). Rows of words that are no label are looked past; null at a number or when nothing is found.
  */
 function labelOver(
   page: Layout["pages"][number],
@@ -374,7 +374,9 @@ function labelOver(
       const entries = LABELS.get(phrase(from, to));
       if (entries) return { entries, up };
     }
-    return null;
+    // A note printed across the grid between its labels and its values ("Thank you for your business.") is looked
+    // past; a number over the span is some other value's, and ends the search.
+    if (over.some((i) => NUMERIC.test(words[i]?.text ?? ""))) return null;
   }
   return null;
 }

@@ -120,7 +120,10 @@ function plan(document: Document, options: ExtractOptions) {
   const receiptDates = once(() => chooseDates(layout, dates(), locale().orderSource, true));
   const documentDates = once(() => (isReceipt() ? receiptDates() : invoiceDates()));
   const supplierParty = once(() => supplier(layout));
-  const customerParty = once(() => customer(layout, supplierParty().name.best?.words ?? []));
+  const customerParty = once(() => {
+    const { name, address } = supplierParty();
+    return customer(layout, [...(name.best?.words ?? []), ...(address.best?.words ?? [])]);
+  });
   const merchantParty = once(() => merchant(layout, headerRepairFor(language())));
   const ibanDecision = once(() => iban(layout));
   const fallbackCurrency = given.country ? (COUNTRY_CURRENCY[given.country] ?? null) : null;

@@ -1332,8 +1332,10 @@ function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDeci
       for (const seg of rowSegments(page, r)) {
         const roles = wholeLabel(seg);
         if (!roles.includes(role)) continue;
-        // "Client" alone in a table header row is no section label: require the segment to stand alone on its row.
-        const strong = foldForMatching(seg.text).length > 3 || rowSegments(page, r).length === 1;
+        // "Client" alone in a table header row is no section label: require the segment to stand alone on its row,
+        // or to end on a colon as section labels do ("To:", "Aan:") and table headers do not.
+        const strong =
+          foldForMatching(seg.text).length > 3 || rowSegments(page, r).length === 1 || /:\s*$/.test(seg.text);
         if (!strong) continue;
         const rows = labelledRows(page, r + 1);
         if (rows) return rows;
@@ -1380,7 +1382,11 @@ function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Se
   return decision;
 }
 
-/** Address window of a letter: left-aligned block in the upper part of page 1 holding a postcode line. */
+/**
+ * Address window of a letter: left-aligned block in the upper part of page 1 holding a postcode line. `exclude` is
+ * the supplier's name and address: no line of them starts the window (the sender's city or country line above it is
+ * not the addressee).
+ */
 function windowParty(layout: Layout, exclude: readonly Word[]): PartyDecision | null {
   const page = layout.pages[0];
   if (!page) return null;

@@ -2,7 +2,8 @@ import sharp from "sharp";
 import type { Box } from "../document/model.js";
 import { DocsiftError } from "../domain/errors.js";
 import { checkPixels, LIMITS } from "./limits.js";
-import { greyLevelAt, pgm } from "./pgm.js";
+import { type GreyImage, greyLevelAt, pgm } from "./pgm.js";
+import { sniffType } from "./sniff.js";
 
 export interface ImageSize {
   width: number;
@@ -155,10 +156,45 @@ export function contentRegion(grey: Uint8Array, width: number, height: number): 
   return { left, top, width: right - left, height: bottom - top };
 }
 
-/** contentRegion of an image, in the image's own pixels (found on a thumbnail). */
-export async function findContentRegion(bytes: Uint8Array, size: ImageSize): Promise<Region | null> {
+/** The upright image as decoded for OCR (decodeImage, greyscale): one byte per pixel. */
+async function decodeGrey(bytes: Uint8Array): Promise<GreyImage> {
+  const { data, info } = await toBuffer(decodeImage(bytes).greyscale().raw());
+  if (info.channels !== 1) throw new Error(`Expected grey pixels, got ${info.channels} channels.`);
+  return { width: info.width, height: info.height, data };
+}
+
+/** `grey` as a sharp pipeline's input, giving grey pixels (sharp would otherwise output three channels). */
+const greyInput = (grey: GreyImage): sharp.Sharp =>
+  sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } }).toColourspace("b-w");
+
+/**
+ * An image is decoded once, for its content region and for OCR, unless it is a JPEG at least this many thumbnail
+ * widths wide: the JPEG decoder shrinks such an image while decoding it, so its thumbnail costs less from the bytes
+ * than from the decoded pixels, and its pixels for OCR less streamed from the bytes than kept in memory. CPU per
+ * photo, 80 of receipts-dev, decoded twice -> once: below 800 px wide 181 -> 140 ms, 800-1200 px 244 -> 186 ms, 1600
+ * px and more 319 -> 637 ms (none between). The pixels and regions are the same either way (all 370 receipt photos).
+ */
+const SHRINK_ON_DECODE = 4;
+
+/**
+ * The image's grey pixels decoded once, or the bytes, for the pipeline a region is found on and the OCR pixels are
+ * made from (same pixels either way: sharp's greyscale then resize or extract).
+ */
+async function ocrSource(bytes: Uint8Array, size: ImageSize): Promise<Uint8Array | GreyImage> {
+  const shrinks = sniffType(bytes) === "jpeg" && size.width >= SHRINK_ON_DECODE * REGION_THUMB_WIDTH;
+  return shrinks ? bytes : decodeGrey(bytes);
+}
+
+const greyPipeline = (source: Uint8Array | GreyImage): sharp.Sharp =>
+  source instanceof Uint8Array ? decodeImage(source).greyscale() : greyInput(source);
+
+/**
+ * contentRegion of an image (its bytes, or its grey pixels decoded), in the image's own pixels (found on a
+ * thumbnail); `size` is its displayed size.
+ */
+export async function findContentRegion(source: Uint8Array | GreyImage, size: ImageSize): Promise<Region | null> {
   if (size.width <= REGION_THUMB_WIDTH) return null;
-  const { data, info } = await toBuffer(decodeImage(bytes).greyscale().resize({ width: REGION_THUMB_WIDTH }).raw());
+  const { data, info } = await toBuffer(greyPipeline(source).resize({ width: REGION_THUMB_WIDTH }).raw());
   const region = contentRegion(data, info.width, info.height);
   if (!region) return null;
   const fx = size.width / info.width;
@@ -193,11 +229,13 @@ export interface OcrImage {
  * big scanned page is cropped to its content region first: tesseract's "single block" mode reads the receipt rather
  * than the specks around it, and a fraction of the pixels costs a fraction of the time. Measured on the 120 dev
  * receipts (26 of them cropped; bench/ocr-variants.ts): the same F1 (0.649) with addresses 0.370 -> 0.377 and dates
- * 0.830 -> 0.839, totals 0.751 -> 0.739, and tesseract CPU per page 1225 -> 1015 ms on average.
+ * 0.830 -> 0.839, totals 0.751 -> 0.739, and tesseract CPU per page 1225 -> 1015 ms on average. Most images are
+ * decoded once for the region and the pixels read (SHRINK_ON_DECODE).
  */
 export async function imageForOcr(bytes: Uint8Array, size: ImageSize): Promise<OcrImage> {
-  const region = await findContentRegion(bytes, size);
-  let image = decodeImage(bytes).greyscale();
+  const source = await ocrSource(bytes, size);
+  const region = await findContentRegion(source, size);
+  let image = greyPipeline(source);
   if (region) image = image.extract(region);
   const width = region?.width ?? size.width;
   const scale = ocrScale(width);

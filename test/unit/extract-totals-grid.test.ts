@@ -83,6 +83,53 @@ describe("totals printed as labels over values", () => {
     assert.equal(got.get("invoice.total"), "120.00");
   });
 
+  it("reads the values past a note printed across their columns", () => {
+    const got = fields(
+      page([
+        ...HEADER,
+        [
+          ["Artikel", 20],
+          ["Menge", 420],
+          ["Einzelpreis", 500],
+          ["Gesamt", 680],
+        ],
+        [
+          ["Projektmanagement", 20],
+          ["8", 440],
+          ["359,80", 500],
+          ["2.878,40", 680],
+        ],
+        [
+          ["Versandkosten", 20],
+          ["1", 440],
+          ["76,00", 500],
+          ["76,00", 680],
+        ],
+        [
+          ["Reisekosten", 20],
+          ["4", 440],
+          ["424,92", 500],
+          ["1.699,68", 680],
+        ],
+        [
+          ["Zwischensumme", 300],
+          ["zzgl. 19% MwSt.", 420],
+          ["Gesamt", 560],
+          ["Offener Betrag", 660],
+        ],
+        [["Bei Zahlung innerhalb von 8 Tagen gewähren wir 2 % Skonto.", 20]],
+        [
+          ["4.654,08 €", 300],
+          ["884,28 €", 420],
+          ["5.538,36 €", 560],
+          ["5.538,36 €", 660],
+        ],
+      ]),
+    );
+    assert.equal(got.get("invoice.subtotal"), "4654.08");
+    assert.equal(got.get("invoice.total"), "5538.36");
+  });
+
   it("keeps a tax breakdown table (two rows of numbers under the labels) a weakly labelled table", () => {
     const decisions = rawDecisions(
       page([

@@ -275,6 +275,152 @@ describe("line items: OCR-tolerant reading", () => {
     );
   });
 
+  it("on a scan, reads a quantity that lost its separator or went unread from the amount over the unit price", () => {
+    const table = extractLineItems(
+      doc(
+        page(
+          1,
+          [
+            [left("Descripción", 0.08), num("Cantidad", 0.6), num("Precio", 0.75), num("Importe", 0.93)],
+            // 4,5 x 684,95 = 3082,275, printed rounded: the quantity read "45".
+            [left("Formación", 0.08), num("45", 0.6), num("684,95", 0.75), num("3082,28", 0.93)],
+            // 1,5 x 753,91 = 1130,865: the quantity not read at all.
+            [left("Mantenimiento", 0.08), num("753,91", 0.75), num("1130,87", 0.93)],
+            [left("Portes", 0.08), num("2", 0.6), num("5,00", 0.75), num("10,00", 0.93)],
+          ],
+          { source: "ocr" },
+        ),
+      ),
+      { locale: localeHints("es-ES") },
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => r.quantity),
+      ["4.5", "1.5", "2"],
+    );
+  });
+
+  it("on a scan, drops a speck OCR read as marks beside a figure", () => {
+    const table = extractLineItems(
+      doc(
+        page(
+          1,
+          [
+            [
+              left("Kod", 0.05),
+              left("Keterangan", 0.2),
+              num("Kuantiti", 0.51),
+              left("Unit", 0.54),
+              num("Harga", 0.75),
+              num("Jumlah", 0.93),
+            ],
+            [
+              left("SC-1578", 0.05),
+              left("Lesen perisian", 0.2),
+              num("1.5", 0.516),
+              [">>", 0.522, 0.531, 0.4],
+              left("kg", 0.54),
+              num("408.7600", 0.75),
+            ],
+            [num("613.14", 0.93)],
+            [
+              left("IV-2170", 0.05),
+              left("Kos penghantaran", 0.2),
+              num("1", 0.51),
+              left("h", 0.54),
+              num("19.7500", 0.75),
+            ],
+            [num("19.75", 0.93)],
+          ],
+          { source: "ocr" },
+        ),
+      ),
+      { locale: localeHints("ms-MY") },
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.unit]),
+      [
+        ["Lesen perisian", "1.5", "kg"],
+        ["Kos penghantaran", "1", "h"],
+      ],
+    );
+  });
+
+  it("on a scan, reads a 1 OCR took for a letter before a unit in a description", () => {
+    const rows = (source: "ocr" | "text") =>
+      rowsOf(
+        doc(
+          page(
+            1,
+            [
+              [left("Description", 0.08), num("Qty", 0.6), num("Price", 0.75), num("Amount", 0.93)],
+              [left("Apples ikg", 0.08), num("2", 0.6), num("1.50", 0.75), num("3.00", 0.93)],
+              [left("Il Tempo", 0.08), num("1", 0.6), num("2.00", 0.75), num("2.00", 0.93)],
+            ],
+            { source },
+          ),
+        ),
+        en,
+      );
+    assert.deepEqual(rows("ocr"), [
+      ["Apples 1kg", "3.00"],
+      ["Il Tempo", "2.00"],
+    ]);
+    assert.deepEqual(rows("text"), [
+      ["Apples ikg", "3.00"],
+      ["Il Tempo", "2.00"],
+    ]);
+  });
+
+  it("reads a unit word among the figures as the unit where the unit column's header was lost", () => {
+    const table = extractLineItems(
+      doc(
+        page(
+          1,
+          [
+            // "Unité" printed over the units, not read.
+            [left("Désignation", 0.08), num("Qté", 0.55), num("Prix", 0.75), num("Montant", 0.93)],
+            [left("Formation", 0.08), num("1", 0.55), left("Stk", 0.57), num("141,31", 0.75), num("141,31", 0.93)],
+            [left("Câble réseau", 0.08), num("8", 0.55), left("m", 0.57), num("2,00", 0.75), num("16,00", 0.93)],
+          ],
+          { source: "ocr" },
+        ),
+      ),
+      { locale: localeHints("fr-FR") },
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.unit]),
+      [
+        ["Formation", "1", "Stk"],
+        ["Câble réseau", "8", "m"],
+      ],
+    );
+  });
+
+  it("reads a rate among the figures as the tax rate where the tax column's header was lost", () => {
+    const table = extractLineItems(
+      doc(
+        page(
+          1,
+          [
+            // "BTW %" printed over the rates, not read.
+            [left("Beschrijving", 0.08), num("Aant.", 0.57), num("Stukprijs", 0.7), num("Bedrag", 0.83)],
+            [left("Installatiewerk", 0.08), num("1", 0.57), num("935,07", 0.7), num("935,07", 0.83), num("9%", 0.93)],
+            [left("Training", 0.08), num("2", 0.57), num("94,00", 0.7), num("188,00", 0.83), num("21%", 0.93)],
+          ],
+          { source: "ocr" },
+        ),
+      ),
+      { locale: localeHints("nl-NL") },
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.amount, r.taxRate]),
+      [
+        ["Installatiewerk", "935.07", "9.00"],
+        ["Training", "188.00", "21.00"],
+      ],
+    );
+  });
+
   it("on a scan, restores a discount's lost minus sign when the printed subtotal says so", () => {
     const table = extractLineItems(
       doc(

@@ -144,6 +144,56 @@ describe("extractLineItems", () => {
     assert.equal(table.checks.sumCheck?.closes, true);
   });
 
+  it("gives a row whose description starts above its figures, under a brought-forward line, all of its lines", () => {
+    const desc = (text: string): Cell[] => [[text, 0.08, 0.08 + text.length * 0.012]];
+    // Rows are blocks of three lines, figures on the middle one, blocks set apart wider than their lines.
+    const table = extractLineItems(
+      doc(
+        tablePage(
+          1,
+          [
+            HEADER,
+            desc("Cable CAT6"),
+            item("for the server", "4", "5.00", "20.00"),
+            desc("room"),
+            desc("Switch 8 port"),
+            item("managed with", "1", "80.00", "80.00"),
+            desc("rack ears"),
+            [
+              ["Carried forward", 0.08, 0.24],
+              ["100.00", 0.86, 0.93],
+            ],
+          ],
+          { tops: [0.3, 0.318, 0.333, 0.348, 0.373, 0.388, 0.403, 0.428] },
+        ),
+        tablePage(
+          2,
+          [
+            HEADER,
+            [
+              ["Brought forward", 0.08, 0.24],
+              ["100.00", 0.86, 0.93],
+            ],
+            desc("Patch panel"),
+            item("24 ports with", "2", "35.00", "70.00"),
+            desc("cable ties"),
+            total("Subtotal", "170.00"),
+          ],
+          { tops: [0.12, 0.15, 0.165, 0.18, 0.195, 0.23] },
+        ),
+      ),
+      { ...en, subtotal: "170.00" },
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.amount]),
+      [
+        ["Cable CAT6 for the server room", "20.00"],
+        ["Switch 8 port managed with rack ears", "80.00"],
+        ["Patch panel 24 ports with cable ties", "70.00"],
+      ],
+    );
+  });
+
   it("reports the expected and found sums when the rows do not add up", () => {
     const table = extractLineItems(
       doc(page(1, [HEADER, item("Widget", "3", "10.00", "30.00"), item("Gadget", "1", "12.00", "12.00")])),

@@ -4,7 +4,7 @@
  */
 import type { Box, Word } from "../../document/model.js";
 import type { LocaleHints } from "../normalise/locale.js";
-import { isNumeric, moneyCell } from "./cells.js";
+import { isNumeric, isPercent, moneyCell } from "./cells.js";
 import { foldWord } from "./fold.js";
 import { type ColumnRole, fuzzyRolesOf, isQualifier, isTaxLead, MAX_PHRASE_WORDS, rolesOf } from "./headers.js";
 import { boxOf, type Chunk, type VisualLine } from "./lines.js";
@@ -225,6 +225,16 @@ function alignment(box: Box, column: Column): number {
  */
 export function columnOf(chunk: Chunk, columns: readonly Column[], hints: LocaleHints): Column | null {
   const numeric = isNumeric(chunk.text, hints);
+  // A rate ("21%") among the figures where OCR lost the tax-rate column's header: that column, not the amount's.
+  const figures = columns.filter((c) => NUMERIC_ROLES.has(c.role) && c.role !== "position");
+  if (
+    isPercent(chunk.text) &&
+    figures.length > 0 &&
+    !columns.some((c) => c.role === "taxRate") &&
+    chunk.box.x0 >= Math.min(...figures.map((c) => c.x0))
+  ) {
+    return { role: "taxRate", x0: chunk.box.x0, x1: chunk.box.x1, headerWords: [] };
+  }
   if (numeric) {
     // "3 Stk" is a quantity with its unit; "4 Eisvogel" under a position column is a numbered description.
     const candidates =
@@ -289,6 +299,19 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
     for (const c of columns) {
       if (NUMERIC_ROLES.has(c.role) && overlap(chunk.box.x0, chunk.box.x1, c.x0, c.x1) > 0) return c;
     }
+  }
+  // A unit word ("Stk", "kg", "h") standing alone among the figures, where OCR lost the unit column's header or
+  // read it narrower than its values: the unit, not the end of the description.
+  if (
+    figures.length > 0 &&
+    chunk.words.length === 1 &&
+    /^\p{L}{1,4}\.?$/u.test(chunk.text) &&
+    !/^[xX×]$/.test(chunk.text) &&
+    chunk.box.x0 >= Math.min(...figures.map((c) => c.x0))
+  ) {
+    return (
+      columns.find((c) => c.role === "unit") ?? { role: "unit", x0: chunk.box.x0, x1: chunk.box.x1, headerWords: [] }
+    );
   }
   // Any other text is description.
   return columns.find((c) => c.role === "description") ?? null;

@@ -12,7 +12,7 @@ import { cellText, type DraftRow } from "./draft.js";
 import type { ColumnRole } from "./headers.js";
 import { boxOf, visualLines } from "./lines.js";
 import { readReceiptItems } from "./receipt.js";
-import { repairRow, repairSum } from "./repair.js";
+import { repairDescription, repairRow, repairSum } from "./repair.js";
 import { readHeaderTable } from "./table.js";
 import type { LineItemHints, LineItemRow, LineItemTable } from "./types.js";
 
@@ -109,6 +109,7 @@ export function extractLineItems(document: Document, hints: LineItemHints = {}):
     const row = toRow(draft, locale, original);
     // On a scan a cell the arithmetic pins down is read from it; printed text is never changed.
     if (scanned.has(draft.page) && repairRow(row).length > 0) row.confidence = Math.min(row.confidence, 0.7);
+    if (scanned.has(draft.page)) row.description = repairDescription(row.description);
     if (row.amount !== null) rows.push(row);
   }
   if (rows.length === 0) return null;

@@ -50,6 +50,9 @@ export function aspectOf(page: Page): number {
   return page.width > 0 && page.height > 0 ? page.width / page.height : Math.SQRT1_2;
 }
 
+/** Marks that carry no cell's meaning on their own (a currency sign, %, a minus or a bracket do). */
+const SPECK = /^[<>|~»«^_`\\=*'"‘’“”¦]+$/;
+
 const NUMBER_WORD = /^[-‐−–(+]?[€$£]?\d[\d.,'’]*%?[)-]?$/;
 const THOUSANDS_TAIL = /^\d{3}(?:[.,]\d{1,2})?$/;
 
@@ -138,6 +141,8 @@ export function visualLines(page: Page): VisualLine[] {
   const words: Word[] = withoutEchoes(page.words)
     // OCR reads rules, stains and stamps as words of very low confidence: they are no cell's text.
     .filter((w) => w.text.trim() !== "" && !(w.source === "ocr" && w.confidence < 0.35 && !/\d/.test(w.text)))
+    // A speck OCR reads as marks no cell prints alone (">>", "|", "~"): glued to a figure it spoils the cell.
+    .filter((w) => !(w.source === "ocr" && SPECK.test(w.text.trim())))
     // Text set vertically (a margin note up the page's edge) is no row's text: a word of three letters or more far
     // taller than wide.
     .filter((w) => w.text.length < 3 || w.box.y1 - w.box.y0 < (w.box.x1 - w.box.x0) * aspect * 1.5)

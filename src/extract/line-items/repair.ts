@@ -25,8 +25,36 @@ function plausibleQuantity(value: number): boolean {
 }
 
 /**
+ * The simplest quantity (whole, then halves, quarters, then thousandths) whose product with the unit price, rounded to
+ * cents, is the amount: 1.5 x 753.91 prints 1130.87, not 1130.865.
+ */
+function quantityFor(unitPrice: string, amount: string): number | null {
+  const unit = Number(unitPrice);
+  const total = Number(amount);
+  if (unit === 0 || !Number.isFinite(unit) || !Number.isFinite(total)) return null;
+  const ratio = total / unit;
+  for (const step of [1, 0.5, 0.25]) {
+    const q = Math.round(ratio / step) * step;
+    if (plausibleQuantity(q) && Math.abs(q * unit - total) <= 0.005 + 1e-9) return q;
+  }
+  const q = Math.round(ratio * 1000) / 1000;
+  return plausibleQuantity(q) && Math.abs(q - ratio) < 1e-6 ? q : null;
+}
+
+/** Whether `read` is what OCR makes of `truth`: the same digits without the separator, or one digit fewer. */
+function misreadOf(truth: string, read: string): boolean {
+  const t = digits(truth);
+  const r = digits(read);
+  if (t === r) return true;
+  if (t.length !== r.length + 1) return false;
+  for (let i = 0; i < t.length; i++) if (t.slice(0, i) + t.slice(i + 1) === r) return true;
+  return false;
+}
+
+/**
  * One row's cells made to agree where one of them was misread and the other two pin it down: an amount or unit price
- * whose digits are those of the product (a lost separator), a quantity OCR could not read. Returns the cells changed.
+ * whose digits are those of the product (a lost separator), a quantity OCR could not read or read without its decimal
+ * separator ("45" for 4.5) or a digit ("5" for 1.5). Returns the cells changed.
  */
 export function repairRow(row: LineItemRow): string[] {
   const changed: string[] = [];
@@ -36,8 +64,8 @@ export function repairRow(row: LineItemRow): string[] {
     return ["amount"];
   }
   if (unitPrice !== null && amount !== null && quantity === null && cents(unitPrice) !== 0) {
-    const q = Number(amount) / Number(unitPrice);
-    if (plausibleQuantity(Math.round(q * 1000) / 1000) && Math.abs(Math.round(q * 1000) / 1000 - q) < 1e-6) {
+    const q = quantityFor(unitPrice, amount);
+    if (q !== null) {
       row.quantity = plainDecimal(q);
       changed.push("quantity");
     }
@@ -56,6 +84,11 @@ export function repairRow(row: LineItemRow): string[] {
       row.unitPrice = unit;
       return ["unitPrice"];
     }
+  }
+  const read = quantityFor(unitPrice, amount);
+  if (read !== null && misreadOf(plainDecimal(read), quantity)) {
+    row.quantity = plainDecimal(read);
+    return ["quantity"];
   }
   return changed;
 }
@@ -101,4 +134,12 @@ export function repairSum(rows: LineItemRow[], expected: readonly (string | null
     return row;
   }
   return null;
+}
+
+/** A "1" OCR read as a letter before a unit it is glued to ("Apples ikg", "Water lml"): units take a figure. */
+const LOST_ONE = /(^|\s)[iIl|!](kg|mg|ml|cl|dl|mm|cm|km)(?=$|[\s,.;)])/gi;
+
+/** A scanned row's description with a figure OCR read as a letter before a unit ("ikg") read as the figure. */
+export function repairDescription(text: string | null): string | null {
+  return text === null ? null : text.replace(LOST_ONE, (_, before: string, unit: string) => `${before}1${unit}`);
 }

@@ -185,7 +185,12 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           break;
         }
         if (!inTable) continue;
-        if (stop === "page" && pageRows === 0 && rows.length > 0) continue; // brought forward at the top
+        if (stop === "page" && pageRows === 0 && rows.length > 0) {
+          // Brought forward at the top: the first row's description may start right under it.
+          lastBottom = line.box.y1;
+          reach = line.box.y1;
+          continue;
+        }
         if (pageRows === 0 && rows.length === 0) continue;
         pageEnd = stop;
         break;
