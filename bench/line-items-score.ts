@@ -61,6 +61,27 @@ export interface RowScore {
   truth: number;
   predicted: number;
   matched: [ItemRow, ItemRow][];
+  /**
+   * Labelled rows found with the right amount where the label's description is only the leading words of the one read
+   * (or all of it): a looser count than `matched`, for labels that keep an item's name where the page prints its name
+   * and description ("PRESTATION SUPPORT" printed "PRESTATION SUPPORT - Description").
+   */
+  located: number;
+}
+
+/** The folded words of a description. */
+function foldedWords(text: string | null | undefined): string[] {
+  return (text ?? "")
+    .split(/\s+/)
+    .map((w) => foldDescription(w))
+    .filter((w) => w !== "");
+}
+
+/** Whether the label's description words lead the predicted one's. */
+function leads(truth: string | null | undefined, got: string | null | undefined): boolean {
+  const want = foldedWords(truth);
+  const read = foldedWords(got);
+  return want.length > 0 && want.every((w, i) => read[i] === w);
 }
 
 /** Matches a document's rows: each labelled row takes the first unused predicted row with its description and amount. */
@@ -79,7 +100,17 @@ export function scoreRows(truth: readonly ItemRow[], predicted: readonly ItemRow
     const p = predicted[i];
     if (p !== undefined) matched.push([t, p]);
   }
-  return { truth: truth.length, predicted: predicted.length, matched };
+  const taken = new Set<number>();
+  let located = 0;
+  for (const t of truth) {
+    const i = predicted.findIndex(
+      (p, j) => !taken.has(j) && leads(t.description, p.description) && sameNumber(t.amount, p.amount),
+    );
+    if (i < 0) continue;
+    taken.add(i);
+    located++;
+  }
+  return { truth: truth.length, predicted: predicted.length, matched, located };
 }
 
 export interface ScoredDocument {
@@ -108,6 +139,7 @@ export interface Tally {
   truth: number;
   predicted: number;
   matched: number;
+  located: number;
   precision: number;
   recall: number;
   f1: number;
@@ -118,11 +150,13 @@ export function tally(docs: readonly ScoredDocument[]): Tally {
   let truth = 0;
   let predicted = 0;
   let matched = 0;
+  let located = 0;
   const cells = new Map<LineItemCellName, { n: number; ok: number }>();
   for (const { score } of docs) {
     truth += score.truth;
     predicted += score.predicted;
     matched += score.matched.length;
+    located += score.located;
     for (const [t, p] of score.matched) {
       for (const c of LINE_ITEM_CELLS) {
         const expected = t[c];
@@ -139,6 +173,7 @@ export function tally(docs: readonly ScoredDocument[]): Tally {
     truth,
     predicted,
     matched,
+    located,
     precision: predicted === 0 ? 0 : matched / predicted,
     recall: truth === 0 ? 0 : matched / truth,
     f1: truth + predicted === 0 ? 0 : (2 * matched) / (truth + predicted),
@@ -182,6 +217,7 @@ export function formatLineItems(docs: readonly ScoredDocument[]): string {
   const out = [
     `line items: ${all.documents} documents, ${all.truth} rows labelled, ${all.predicted} read, ${all.matched} matched`,
     `  row F1 ${f3(all.f1)} (precision ${f3(all.precision)}, recall ${f3(all.recall)}) [pooled, in-sample]`,
+    `  rows located ${all.located} of ${all.truth} (amount right, the label's description the leading words of the one read; looser than the row F1's whole description)`,
     "  cell accuracy over matched rows:",
     ...LINE_ITEM_CELLS.filter((c) => all.cells.has(c)).map((c) => {
       const s = all.cells.get(c) ?? { n: 0, ok: 0 };

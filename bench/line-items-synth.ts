@@ -7,7 +7,9 @@
  * carried/brought-forward lines, page totals and page footers; stacked rows (each row's description on its own
  * line(s), its figures on the line under it, a code under the description); money header cells with a qualifier
  * ("Montant HT", "Price excl. VAT"); tall blocks (a description over three to six lines with the figures, running
- * number and code on a line in its middle). Each document is a pure function of its seed.
+ * number and code on a line in its middle); priced rows (a block of three lines each, "(Gross: 12,00)" over the figures,
+ * the discount where the unit price stands, "(Net): 10,00" under them, blocks far apart) with a tax breakdown (titles
+ * over rates, bases and taxes) under the table. Each document is a pure function of its seed.
  *   npm run bench:line-items-synth -- --out bench/out/li-tables --count 200 --seed 1 [--no-scans] [--concurrency N]
  * writes digital/NNNN.pdf and scan/NNNN.jpg|pdf (bench/synth/scan.ts) with labels.jsonl in the dev corpora's format
  * (`invoice.lineItems`, `invoice.subtotal`, `invoice.total`, "locale"); score with `npm run bench:line-items`.
@@ -180,6 +182,30 @@ const QUALIFIERS: Record<TableLang, readonly string[]> = {
   it: ["netto", "€"],
   pt: ["s/ IVA", "€"],
   ms: ["(RM)"],
+};
+
+/** A priced row's labelled figures: gross price over the figures, discount in the price column, net price under. */
+const PRICE_LABELS: Record<TableLang, readonly [gross: string, discount: string, net: string]> = {
+  en: ["Gross", "Discount", "Net"],
+  de: ["Brutto", "Rabatt", "Netto"],
+  fr: ["Brut", "Rabais", "Net"],
+  es: ["Bruto", "Descuento", "Neto"],
+  nl: ["Bruto", "Korting", "Netto"],
+  it: ["Lordo", "Sconto", "Netto"],
+  pt: ["Bruto", "Desconto", "Líquido"],
+  ms: ["Kasar", "Diskaun", "Bersih"],
+};
+
+/** A tax breakdown under the table: its title, then the titles of its rate, base and tax columns. */
+const BREAKDOWN: Record<TableLang, readonly [string, string, string, string]> = {
+  en: ["VAT breakdown", "VAT rate", "Net amount", "VAT amount"],
+  de: ["MwSt-Aufstellung", "MwSt-Satz", "Nettobetrag", "MwSt-Betrag"],
+  fr: ["Détail TVA", "Taux", "Base HT", "Montant TVA"],
+  es: ["Desglose IVA", "Tipo", "Base imponible", "Cuota IVA"],
+  nl: ["BTW-overzicht", "Tarief", "Grondslag", "BTW-bedrag"],
+  it: ["Riepilogo IVA", "Aliquota", "Imponibile", "Imposta"],
+  pt: ["Resumo IVA", "Taxa", "Base tributável", "Valor IVA"],
+  ms: ["Ringkasan SST", "Kadar", "Jumlah bercukai", "Amaun SST"],
 };
 
 const WORDS: Record<
@@ -576,20 +602,30 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
       row.description = `${row.description} ${more.join(" ")}`;
     }
   }
+  // Priced rows, from a stream of their own: each product row a block of three lines, its gross unit price over the
+  // figures, its discount where the unit price stands and its net unit price under them, the blocks far apart; a tax
+  // breakdown (titles over rates, bases and taxes) under the table.
+  const pricedStream = new Rng(seed ^ 0x9e7b1c);
+  const priced = !stackedRows && !detailed && !tall && order.includes("unitPrice") && pricedStream.chance(0.2);
+  const [grossWord, discountWord, netWord] = PRICE_LABELS[lang];
   for (const row of rows) {
+    const block = priced && row.unitCents !== null;
     const descLines = wrap(sheet, row.description, size, descWidth);
-    const figuresAt = stackedRows
-      ? descLines.length
-      : blockValign === "bottom"
-        ? descLines.length - 1
-        : blockValign === "middle"
-          ? Math.floor((descLines.length - (tall ? 0 : 1)) / 2)
-          : 0;
+    const figuresAt = block
+      ? 1
+      : stackedRows
+        ? descLines.length
+        : blockValign === "bottom"
+          ? descLines.length - 1
+          : blockValign === "middle"
+            ? Math.floor((descLines.length - (tall ? 0 : 1)) / 2)
+            : 0;
     const extra = details[rows.indexOf(row)] ?? [];
     const textLines = Math.max(descLines.length, amountLow && row.qty !== null ? 2 : 1);
-    const rowH =
-      (descLines.length + (stackedRows ? 1 : 0)) * lh +
-      (detailed ? (textLines - descLines.length + extra.length) * lh : 0);
+    const rowH = block
+      ? (Math.max(descLines.length, 1) + 2) * lh
+      : (descLines.length + (stackedRows ? 1 : 0)) * lh +
+        (detailed ? (textLines - descLines.length + extra.length) * lh : 0);
     if (y + rowH + lh * 2 > bottom) {
       if (pageTotals) {
         sheet.text(words.pageTotal, x0.description!, y + lh * 0.2, { size, bold: true });
@@ -617,10 +653,17 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
       taxRate: `${writeDecimal(row.rate, numbers)}%`,
       amount: money(row.amountCents),
     };
+    if (block && row.unitCents !== null) {
+      const discount = pricedStream.chance(0.6) ? 0 : Math.round(row.unitCents * pricedStream.float(0.05, 0.2));
+      const at = anchor("unitPrice");
+      sheet.text(`(${grossWord}: ${money(row.unitCents + discount)})`, at, y, { size: size - 0.5, align: "right" });
+      sheet.text(`(${netWord}): ${money(row.unitCents)}`, at, y + 2 * lh, { size: size - 0.5, align: "right" });
+      values.unitPrice = `(${discountWord}: ${money(discount)})`;
+    }
     for (const role of order) {
       if (role === "description") {
         descLines.forEach((line, j) => {
-          sheet.text(line, x0.description ?? m, y + j * lh, { size });
+          sheet.text(line, x0.description ?? m, y + (block ? j + 1 : j) * lh, { size });
         });
         const code = codes[rows.indexOf(row)];
         if (codeUnder && code !== null && code !== undefined) {
@@ -646,6 +689,7 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
     running += row.amountCents;
     pageSum += row.amountCents;
     y += rowH + lh * rng.float(0.15, 0.4) + (blockValign === "top" ? 0 : lh * (tall ? 0.6 : 0.25));
+    if (block) y += lh * pricedStream.float(2.5, 4.5);
   }
   sheet.rule(m, right, y, 0.8);
   y += lh;
@@ -653,6 +697,24 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
   const byRate = new Map<number, number>();
   for (const r of rows) byRate.set(r.rate, (byRate.get(r.rate) ?? 0) + r.amountCents);
   const taxes = [...byRate].map(([rate, base]) => [rate, Math.round((base * rate) / 100)] as const);
+  if (priced) {
+    if (y + (taxes.length + 2) * lh > bottom) newPage();
+    const [title, rateTitle, baseTitle, taxTitle] = BREAKDOWN[lang];
+    const columns = [right - 190, right - 95, right];
+    sheet.text(title, m, y, { size, bold: true });
+    [rateTitle, baseTitle, taxTitle].forEach((t, i) => {
+      sheet.text(t, columns[i] ?? right, y, { size, bold: true, align: "right" });
+    });
+    y += lh * 1.2;
+    for (const [rate, tax] of taxes) {
+      const cells = [`${writeDecimal(rate, numbers)}%`, money(byRate.get(rate) ?? 0), money(tax)];
+      cells.forEach((t, i) => {
+        sheet.text(t, columns[i] ?? right, y, { size, align: "right" });
+      });
+      y += lh * 1.1;
+    }
+    y += lh;
+  }
   const total = subtotal + taxes.reduce((s, [, t]) => s + t, 0);
   if (y + (taxes.length + 3) * lh > bottom) newPage();
   const tx = right - 200;

@@ -3,6 +3,7 @@
  */
 import { PDFDocument } from "pdf-lib";
 import { isoDate, labelAmount, labelTime } from "./format.js";
+import { withIdVariants } from "./id-variants.js";
 import { type InvoiceData, planInvoice } from "./invoice-data.js";
 import {
   enrichInvoice,
@@ -31,6 +32,16 @@ export interface GenerateOptions {
   itemCount?: number;
   /** Invoices: draw the subscription/SaaS layout of render-saas.ts (bill-to first, seller in the footer...). */
   saas?: boolean;
+  /**
+   * Invoices: numbers with dots and dashes, a supplier number beside the invoice number, the due date inside a terms
+   * sentence (id-variants.ts), drawn from a stream of their own: without it a document is what it always was.
+   */
+  idVariants?: boolean;
+  /**
+   * Invoices: a credit note that prints every figure without a sign. Its totals are labelled negative (the catalogue's
+   * credits) and its rows as printed (the README's line items).
+   */
+  unsignedCredit?: boolean;
 }
 
 /** A field's label: a normal form, or the rows of a line-item table (`invoice.lineItems`, `receipt.lineItems`). */
@@ -72,10 +83,13 @@ export async function generateDocument(
   doc.setModificationDate(EPOCH);
   if (kind === "invoice") {
     const planned = planInvoice(dataRng, locale, {
-      ...(options.credit === undefined ? {} : { credit: options.credit }),
+      ...(options.unsignedCredit ? { credit: true } : options.credit === undefined ? {} : { credit: options.credit }),
       ...(options.itemCount === undefined ? {} : { itemCount: options.itemCount }),
     });
-    const { data, table } = enrichInvoice(planned, itemRng);
+    const enriched = enrichInvoice(planned, itemRng);
+    const table = enriched.table;
+    const varied = options.idVariants ? withIdVariants(enriched.data, new Rng(seed ^ 0x1d5eed)) : null;
+    const data = varied?.data ?? enriched.data;
     if (options.saas) {
       const saas = await renderSaas(doc, data, rng.fork());
       const labels = saasLabels(invoiceLabels(data, table), data, saas, labelAmount) as Record<string, LabelValue>;
@@ -84,13 +98,29 @@ export async function generateDocument(
     const pages = await renderInvoice(doc, data, layoutRng, {
       table,
       tableRng: itemRng,
+      ...(varied ? { variants: varied.variants } : {}),
+      ...(options.unsignedCredit ? { unsigned: true } : {}),
       ...(options.pageMarkers === undefined ? {} : { pageMarkers: options.pageMarkers }),
     });
-    return { pdf: await doc.save(), labels: invoiceLabels(data, table), product: "invoices", locale: tag, pages };
+    const labels = invoiceLabels(data, table);
+    const rows = labels["invoice.lineItems"];
+    if (options.unsignedCredit && rows !== undefined) labels["invoice.lineItems"] = unsignedRows(rows);
+    return { pdf: await doc.save(), labels, product: "invoices", locale: tag, pages };
   }
   const data = planReceipt(dataRng, locale);
   const pages = await renderReceipt(doc, data, layoutRng);
   return { pdf: await doc.save(), labels: receiptLabels(data), product: "receipts", locale: tag, pages };
+}
+
+/** Line-item labels as an unsigned credit note prints them: amounts and unit prices without their sign. */
+function unsignedRows(rows: LabelValue): LabelValue {
+  if (!Array.isArray(rows)) return rows;
+  const plain = (v: string): string => v.replace(/^-/, "");
+  return rows.map((r) => ({
+    ...r,
+    amount: plain(r.amount),
+    unitPrice: r.unitPrice === null ? null : plain(r.unitPrice),
+  }));
 }
 
 export function invoiceLabels(data: InvoiceData, table: TableStyle | null = null): Record<string, LabelValue> {

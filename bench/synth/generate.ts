@@ -2,6 +2,8 @@
  * CLI: writes a seeded synthetic corpus.
  *   npm run bench:synth -- --out bench/out/synth --count 500 --seed 1 [--no-scans] [--invoice-share 0.6] [--concurrency N]
  *     [--saas-share P]  (share of invoices drawn in the subscription/SaaS layouts of render-saas.ts; default 0)
+ *     [--id-share P]  (share of the other invoices with the number/due-date variants of id-variants.ts; default 0)
+ *     [--unsigned-credit-share P]  (share of the other invoices drawn as credit notes printing no sign; default 0)
  * Output: digital/NNNN.pdf + digital/labels.jsonl, scan/NNNN.jpg|pdf + scan/labels.jsonl, in the dev corpora's format
  * plus a "locale" key.
  */
@@ -36,6 +38,8 @@ async function main(): Promise<void> {
       "invoice-share": { type: "string", default: "0.6" },
       "no-scans": { type: "boolean", default: false },
       "saas-share": { type: "string", default: "0" },
+      "id-share": { type: "string", default: "0" },
+      "unsigned-credit-share": { type: "string", default: "0" },
       concurrency: { type: "string", default: String(availableParallelism()) },
     },
   });
@@ -44,6 +48,8 @@ async function main(): Promise<void> {
   const share = Number(values["invoice-share"]);
   const concurrency = Math.max(1, Number(values.concurrency));
   const saasShare = Number(values["saas-share"]);
+  const idShare = Number(values["id-share"]);
+  const unsignedShare = Number(values["unsigned-credit-share"]);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || !(share >= 0 && share <= 1)) {
     throw new Error("--count and --seed must be integers, --invoice-share within 0..1");
   }
@@ -55,7 +61,16 @@ async function main(): Promise<void> {
   const docs = await mapLimit(plan, concurrency, async (entry) => {
     // The SaaS layouts (render-saas.ts) for a share of the invoices, decided by the seed alone.
     const saas = entry.kind === "invoice" && new Rng(entry.seed ^ 0x5a5a5a).float(0, 1) < saasShare;
-    const doc = await generateDocument(entry.seed, entry.kind, saas ? { saas } : {});
+    // Number and due-date variants (id-variants.ts) for a share of the other invoices, decided by the seed alone.
+    const idVariants = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0x1d1d1d).float(0, 1) < idShare;
+    // Credit notes that print every figure without a sign, for a share of the other invoices.
+    const unsignedCredit =
+      entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0xc4ed17).float(0, 1) < unsignedShare;
+    const doc = await generateDocument(entry.seed, entry.kind, {
+      ...(saas ? { saas } : {}),
+      ...(idVariants ? { idVariants } : {}),
+      ...(unsignedCredit ? { unsignedCredit } : {}),
+    });
     const name = `${String(entry.index + 1).padStart(4, "0")}`;
     await writeFile(join(digitalDir, `${name}.pdf`), doc.pdf);
     return { entry, name, doc };

@@ -4,6 +4,7 @@
  */
 import type { PDFDocument, PDFPage } from "pdf-lib";
 import { type CurrencyMark, chooseDateWriter, type DateWriter, writeDate, writeDecimal, writeMoney } from "./format.js";
+import type { IdVariants } from "./id-variants.js";
 import { group } from "./ids.js";
 import type { InvoiceData } from "./invoice-data.js";
 import { BROUGHT_WORDS, CARRIED_WORDS, type TableStyle, taxByRate } from "./line-items.js";
@@ -109,7 +110,13 @@ export async function renderInvoice(
   doc: PDFDocument,
   data: InvoiceData,
   rng: Rng,
-  options: { pageMarkers?: boolean; table?: TableStyle; tableRng?: Rng } = {},
+  options: {
+    pageMarkers?: boolean;
+    table?: TableStyle;
+    tableRng?: Rng;
+    variants?: IdVariants;
+    unsigned?: boolean;
+  } = {},
 ): Promise<number> {
   const style = chooseStyle(rng, data);
   const fonts = await embedFamily(doc, style.family);
@@ -120,8 +127,9 @@ export async function renderInvoice(
   const s = style.size;
   const m = style.margin;
   const lh = style.lineH;
+  // A credit note may print its figures without a sign: its title says what they are.
   const money = (cents: number, mark: CurrencyMark): string =>
-    writeMoney(cents, style.numbers, mark, data.locale, data.locale.currency);
+    writeMoney(options.unsigned ? Math.abs(cents) : cents, style.numbers, mark, data.locale, data.locale.currency);
   const date = (d: NonNullable<InvoiceData["dueDate"]>): string => writeDate(d, style.dates, data.locale);
   const lbl = (choices: readonly string[]): string => labelText(rng.pick(choices), style.colon);
 
@@ -177,9 +185,12 @@ export async function renderInvoice(
   y = Math.max(sy, y + titleSize * 1.5) + lh * rng.float(1, 2.5);
 
   // Meta facts (number, dates, order numbers).
-  const meta: KeyValue[] = [{ label: numberLabel, value: data.number }];
+  const printedNumber = options.variants?.printedNumber ?? data.number;
+  const meta: KeyValue[] = [{ label: numberLabel, value: printedNumber }];
   meta.push({ label: rng.pick(words.date), value: date(data.issueDate) });
-  if (data.dueDate) meta.push({ label: rng.pick(words.dueDate), value: date(data.dueDate) });
+  const dueSentence = data.dueDate && options.variants?.dueSentence;
+  if (data.dueDate && !dueSentence) meta.push({ label: rng.pick(words.dueDate), value: date(data.dueDate) });
+  if (options.variants?.supplierNo) meta.push(options.variants.supplierNo);
   if (data.purchaseOrder) meta.push({ label: rng.pick(words.purchaseOrder), value: data.purchaseOrder });
   if (data.customerNo) meta.push({ label: rng.pick(words.customerNo), value: data.customerNo });
   const [noteKey, noteValue] = currencyNote.split(/\s*:\s*/);
@@ -288,7 +299,10 @@ export async function renderInvoice(
   const continuationHeader = (): void => {
     y = m;
     sheet.text(data.supplier.name, m, y, { size: s + 1, bold: true });
-    sheet.text(`${title} ${labelText(numberLabel, style.colon)} ${data.number}`, right, y, { size: s, align: "right" });
+    sheet.text(`${title} ${labelText(numberLabel, style.colon)} ${printedNumber}`, right, y, {
+      size: s,
+      align: "right",
+    });
     y += lh * 2.5;
   };
   const newPage = (): void => {
@@ -374,6 +388,7 @@ export async function renderInvoice(
   if (!style.bankInFooter) paymentLines.push(...bankLines);
   if (data.reference) paymentLines.push(`${lbl(words.reference)} ${data.reference}`);
   const terms = rng.chance(0.6) ? [rng.pick(words.terms)] : [];
+  if (dueSentence && data.dueDate) terms.unshift(dueSentence.replace("{d}", date(data.dueDate)));
   const blockH = totals.length * lh * 1.3 + (paymentLines.length + terms.length + 2) * lh + 12;
   if (y + blockH > bottomLimit) {
     newPage();

@@ -306,7 +306,8 @@ const SUMMARY_ROLES: ReadonlySet<LabelRole> = new Set<LabelRole>([
 /** A word that is a number, maybe with a sign, brackets or a currency symbol ("104,90", "-21,55", "€12.00"). */
 const NUMERIC = /^[^\p{L}\d]{0,3}\d[\d.,'’]*[^\p{L}\d%]{0,3}$/u;
 
-const RATE_WORD = /^(\d{1,2}([.,]\d{1,3})?\s?%?|%)$/;
+/** A tax rate within a label, bracketed or not: "7 %", "10%", "(8.25%)". */
+const RATE_WORD = /^\(?(\d{1,2}([.,]\d{1,3})?\s?%?|%)\)?$/;
 
 interface PlacedWord {
   text: string;
@@ -349,9 +350,18 @@ function labelOver(
   height: number,
 ): { entries: readonly LabelEntry[]; up: number } | null {
   for (let up = 1; up <= 4; up++) {
-    // A rate in a label ("Umsatzsteuer 7 %", "10% btw") qualifies it: the label is the words around it.
-    const words = rowWords(page, row - up).filter((w) => !RATE_WORD.test(w.text));
-    const over = words.flatMap((w, i) => (Math.min(w.x1, x1) - Math.max(w.x0, x0) > 0 ? [i] : []));
+    // A rate in a label ("Umsatzsteuer 7 %", "10% btw") qualifies it: the label is the words around it, and a rate
+    // with its % sign alone over the span stands for the word it follows ("Sales Tax (7.25%)" over a narrow value).
+    const all = rowWords(page, row - up);
+    const overlaps = (w: PlacedWord): boolean => Math.min(w.x1, x1) - Math.max(w.x0, x0) > 0;
+    const qualified = new Set(
+      all.flatMap((w, i) =>
+        i > 0 && RATE_WORD.test(w.text) && w.text.includes("%") && overlaps(w) ? [all[i - 1]] : [],
+      ),
+    );
+    const words = all.filter((w) => !RATE_WORD.test(w.text));
+    const direct = words.flatMap((w, i) => (overlaps(w) ? [i] : []));
+    const over = direct.length > 0 ? direct : words.flatMap((w, i) => (qualified.has(w) ? [i] : []));
     const first = over[0];
     const last = over[over.length - 1];
     if (first === undefined || last === undefined) continue;
@@ -359,7 +369,10 @@ function labelOver(
     // A label set apart as its own segment is read whole ("TOTAL HT" over a narrower "100,00").
     const segments = (page.rows[row - up] ?? []).filter((s) => Math.min(s.box.x1, x1) - Math.max(s.box.x0, x0) > 0);
     const only = segments.length === 1 ? segments[0] : undefined;
-    const whole = only ? LABELS.get(only.folded.filter((f) => f !== "" && !SKIPPED.has(f)).join("")) : undefined;
+    const kept = only?.folded.filter(
+      (f, i) => f !== "" && !SKIPPED.has(f) && !RATE_WORD.test(only.words[i]?.text ?? ""),
+    );
+    const whole = kept ? LABELS.get(kept.join("")) : undefined;
     if (whole) return { entries: whole, up };
     const phrase = (from: number, to: number) =>
       words
@@ -409,7 +422,12 @@ function totalsGrid(page: Layout["pages"][number], row: number): boolean {
     const x0 = Math.min(...numbers.map((w) => w.x0));
     const x1 = Math.max(...numbers.map((w) => w.x1));
     const printed = new Set(numbers.map((w) => w.text));
-    grid = !rowWords(page, row + 1).some((w) => w.x1 > x0 && w.x0 < x1 && NUMERIC.test(w.text) && !printed.has(w.text));
+    // Only a row close under it: a footer further down (a phone number, a bank account) is no table's row.
+    const next = page.rows[row + 1] ?? [];
+    const close = next.length > 0 && Math.min(...next.map((s) => s.box.y0)) - top < 3 * height;
+    grid =
+      !close ||
+      !rowWords(page, row + 1).some((w) => w.x1 > x0 && w.x0 < x1 && NUMERIC.test(w.text) && !printed.has(w.text));
   }
   GRIDS.set(segments, grid);
   return grid;
@@ -425,7 +443,14 @@ function aboveLabel(layout: Layout, span: Span): LabelHit | null {
   const x1 = last.box.x1;
   const height = span.segment.height;
   if (totalsGrid(page, span.segment.row)) {
-    const over = labelOver(page, span.segment.row, x0, x1, span.segment.box.y0, height);
+    // Under the number itself: a currency code the span took from the next cell ("341.67 USD 4483.15") is no part of
+    // the column.
+    const digits = span.segment.words.slice(span.start, span.end).filter((w) => /\d/.test(w.text));
+    const [n0, n1] =
+      digits.length > 0
+        ? [Math.min(...digits.map((w) => w.box.x0)), Math.max(...digits.map((w) => w.box.x1))]
+        : [x0, x1];
+    const over = labelOver(page, span.segment.row, n0, n1, span.segment.box.y0, height);
     if (over) return { roles: over.entries, decay: 0.75, direction: "above", distance: over.up, gaps: 0, grid: true };
   }
   for (let up = 1; up <= 2; up++) {

@@ -189,6 +189,36 @@ function dueScore(layout: Layout, c: DateCandidate, all: readonly DateCandidate[
   return 2.6 * due - 1.2 * other - 0.6 - 1.0 * periodContext(layout, c, all);
 }
 
+/**
+ * Payment terms in days ("net 30", "payable within 30 days", "30 Tage netto", "à 30 jours", "binnen 14 dagen", "a 30
+ * días", "entro 30 giorni"): each with the page row it is printed on.
+ */
+const TERM_DAYS =
+  /(?:\bnet(?:to)?\s*(\d{1,3})\b(?!\s*[.,]\d))|(?:\b(\d{1,3})\s*(?:days?|tagen?|jours?|dagen|d[ií]as|giorni|gg)\b)/iu;
+const TERM_WORDS =
+  /(?<!\p{L})(net|netto|nets?|within|innerhalb|binnen|sous|dans|dentro|entro|payable|payment|terms|zahlbar|zahlungsziel|zahlungsbedingungen|zahlung|paiement|conditions|betaaltermijn|betalingstermijn|betalingsvoorwaarden|condiciones|termini|règlement|reglement|échéance|echeance|betaling|betalen|pago|plazo|pagamento|scadenza)(?!\p{L})/iu;
+
+function rowKey(c: DateCandidate): string {
+  return `${c.segment.pageNum}:${c.segment.row}`;
+}
+
+function termDays(layout: Layout): Array<{ row: string; days: number }> {
+  const out: Array<{ row: string; days: number }> = [];
+  for (const segment of layout.segments) {
+    if (!TERM_WORDS.test(segment.text)) continue;
+    const match = TERM_DAYS.exec(segment.text);
+    const days = Number(match?.[1] ?? match?.[2] ?? 0);
+    if (days >= 1 && days <= 180) out.push({ row: `${segment.pageNum}:${segment.row}`, days });
+  }
+  return out;
+}
+
+/** The ISO date `days` days after `iso`. */
+function addDays(iso: string, days: number): string {
+  const [y = 0, m = 1, d = 1] = iso.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
 function toScored(entry: DateScored | undefined | null): Scored | null {
   return entry ? { value: entry.candidate.iso, score: entry.score, words: entry.candidate.words } : null;
 }
@@ -247,10 +277,18 @@ export function chooseDates(
   if (new Set(all.map((c) => c.iso)).size === 1) for (const entry of issues) entry.score += 0.6;
   issues.sort((a, b) => b.score - a.score);
   const issue = issues[0];
-  // A due date is only ever known from its label ("Due date", "Zahlbar bis"): an unlabelled second date is not one.
+  // A due date is known from its label ("Due date", "Zahlbar bis"), or as the date the payment terms printed on its
+  // row work out to ("Payable within 30 days: 19/10/2023"): an unlabelled second date is not one.
+  const terms = termDays(layout);
+  const termsDate = (candidate: DateCandidate): boolean =>
+    issue !== undefined &&
+    terms.some((t) => t.row === rowKey(candidate) && candidate.iso === addDays(issue.candidate.iso, t.days));
   const dues = all
-    .filter((candidate) => roleStrength(labelsOf(layout, candidate), ["dueDate"]) > 0)
-    .map((candidate) => ({ candidate, score: dueScore(layout, candidate, all) + doubtScore(candidate) }))
+    .filter((candidate) => roleStrength(labelsOf(layout, candidate), ["dueDate"]) > 0 || termsDate(candidate))
+    .map((candidate) => ({
+      candidate,
+      score: dueScore(layout, candidate, all) + doubtScore(candidate) + (termsDate(candidate) ? 0.8 : 0),
+    }))
     .filter((d) => d.candidate !== issue?.candidate)
     .map((d) => ({ ...d, score: d.score - (issue && d.candidate.iso < issue.candidate.iso ? 1.5 : 0) }))
     .sort((a, b) => b.score - a.score);

@@ -60,19 +60,24 @@ export function guessDocumentType(layout: Layout, negativeTotal: boolean): TypeG
   const median = firstPage?.medianHeight || 1;
   for (const seg of firstPage?.segments ?? []) {
     const key = seg.folded.join("");
+    // The longest title at each start, and none inside it: "Facture d'avoir" names a credit note, not an invoice too.
+    let covered = 0;
     for (let start = 0; start < Math.min(seg.words.length, 3); start++) {
-      for (let end = start + 1; end <= Math.min(seg.words.length, start + 4); end++) {
-        const phrase = seg.folded.slice(start, end).join("");
-        for (const type of TITLE_KEYS.get(phrase) ?? []) {
-          // A title stands alone or starts its line; a word inside a sentence counts much less.
-          const alone = phrase === key || start === 0 ? 1 : 0.3;
-          const prominence = Math.min(seg.height / median, 2.5) * (1.2 - Math.min(seg.box.y0, 1));
-          const weight = alone * prominence;
-          scores[type] += weight;
-          const seen = where[type];
-          if (!seen || weight > seen.weight)
-            where[type] = { weight, wordIds: seg.words.slice(start, end).map((w) => w.id) };
-        }
+      if (start < covered) continue;
+      let end = Math.min(seg.words.length, start + 4);
+      while (end > start && !TITLE_KEYS.has(seg.folded.slice(start, end).join(""))) end--;
+      if (end === start) continue;
+      covered = end;
+      const phrase = seg.folded.slice(start, end).join("");
+      for (const type of TITLE_KEYS.get(phrase) ?? []) {
+        // A title stands alone or starts its line; a word inside a sentence counts much less.
+        const alone = phrase === key || start === 0 ? 1 : 0.3;
+        const prominence = Math.min(seg.height / median, 2.5) * (1.2 - Math.min(seg.box.y0, 1));
+        const weight = alone * prominence;
+        scores[type] += weight;
+        const seen = where[type];
+        if (!seen || weight > seen.weight)
+          where[type] = { weight, wordIds: seg.words.slice(start, end).map((w) => w.id) };
       }
     }
   }

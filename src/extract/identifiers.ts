@@ -7,7 +7,7 @@ import type { Word } from "../document/model.js";
 import { type Candidate, labelsOf, ngramCandidates, spanOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
 import type { FieldDecision, Scored } from "./decision.js";
-import type { LabelRole } from "./labels.js";
+import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
 import type { Alternative } from "./model/ranker.js";
 import { parseCurrency } from "./normalise/currency.js";
@@ -18,9 +18,18 @@ import { parseTime } from "./normalise/time.js";
 const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}$/;
 const AMOUNT_LIKE = /^[-(]?\d{1,3}([.,' ]\d{3})*[.,]\d{2}[-)]?$/;
 
-/** A printed id as its normal form: surrounding punctuation and a leading '#' or ':' removed. */
+/**
+ * The hyphens and dashes a PDF may print inside an id ("R18‐31" with U+2010, a non-breaking U+2011, a minus sign), as
+ * the "-" the id is written with everywhere else.
+ */
+const DASHES = /[\u2010-\u2015\u2212\uFE63\uFF0D]/g;
+
+/** A printed id as its normal form: dashes as "-", surrounding punctuation and a leading '#' or ':' removed. */
 function cleanId(text: string): string {
-  return text.replace(/^[#:;,.(\s]+/, "").replace(/[:;,.)\s]+$/, "");
+  return text
+    .replace(DASHES, "-")
+    .replace(/^[#:;,.(\s]+/, "")
+    .replace(/[:;,.)\s]+$/, "");
 }
 
 function idShaped(text: string): boolean {
@@ -29,6 +38,19 @@ function idShaped(text: string): boolean {
   if (!/\d/.test(clean)) return false;
   if (!/^[\p{L}\d][\p{L}\d\-/._#]*$/u.test(clean)) return false;
   return !DATE_LIKE.test(clean) && !AMOUNT_LIKE.test(clean);
+}
+
+/**
+ * True when the word after position `i` is a bare "Nr." / "No." / "#" / "Nummer" label with a value after it: the value before it qualifies that label
+ * ("Handelsrechnung (380) Nr. R18-31", a document-type code between the title and its number) and the label owns the
+ * value after it, so the one before is not the id.
+ */
+function beforeNumberLabel(segment: Layout["segments"][number], i: number): boolean {
+  const next = segment.folded[i + 1];
+  if (next === undefined || next === "") return false;
+  // "Ref" and a bare "N" are weaker: "Invoice No 12345 Ref 777" prints two values, the first the invoice's.
+  const generic = LABELS.get(next)?.every((e) => e.role === "genericNumber" && e.weight >= 0.5) ?? false;
+  return generic && segment.words[i + 2] !== undefined;
 }
 
 interface IdScored {
@@ -54,6 +76,7 @@ function scoreIds(layout: Layout, roles: readonly LabelRole[], against: readonly
       if (value.length > 20) score -= 0.4;
       // "(380)" after a title is a document-type code, not the number.
       if (/^\(.*\)$/.test(word.text)) score -= 0.8;
+      if (beforeNumberLabel(segment, i)) score -= 1.5;
       // Ids sit in the header: the first page, upper half.
       const pageIndex = layout.pages.findIndex((p) => p.pageNum === segment.pageNum);
       score += pageIndex === 0 ? 0.3 * (1 - word.box.y0) : -0.2;

@@ -10,6 +10,7 @@ import type { ExtractedField, Field, LineItemsField, ResultWarning } from "../do
 import { type AmountRole, chooseAmounts } from "./amounts.js";
 import { confidenceOf } from "./calibration.js";
 import { amountCandidates, dateCandidates } from "./candidates.js";
+import { creditSigned } from "./credit-sign.js";
 import { chooseDates } from "./dates.js";
 import { applyModel, type FieldDecision, toField } from "./decision.js";
 import { guessDocumentType } from "./document-type.js";
@@ -50,6 +51,9 @@ export interface Extraction {
   fields: ExtractedField[];
   warnings: ResultWarning[];
 }
+
+/** The amounts a credit note printed positive gives negative. */
+const CREDIT_SIGNED = ["invoice.subtotal", "invoice.tax", "invoice.total", "invoice.amountDue"] as const;
 
 /** Confidence that a document carries no line-item table when none was read (no calibration curve yet). */
 const NO_TABLE_CONFIDENCE = 0.5;
@@ -181,13 +185,24 @@ function plan(document: Document, options: ExtractOptions) {
   const model = options.model === undefined ? (RANKERS as RankerModel) : options.model;
   if (model) for (const [name, decide] of Object.entries(deciders)) deciders[name] = () => applyModel(decide(), model);
 
+  // A credit note that prints its total positive: its totals are given negative, as the catalogue says credits are.
+  // Its rows stay as printed (README), and so the rows' sum is checked against the totals as printed.
+  const asPrinted = { ...deciders };
+  const creditPrintedPositive = once(
+    () => docType().value === "credit_note" && Number(asPrinted["invoice.total"]?.().best?.value ?? 0) > 0,
+  );
+  for (const name of CREDIT_SIGNED) {
+    const decide = asPrinted[name];
+    if (decide) deciders[name] = () => (creditPrintedPositive() ? creditSigned(decide()) : decide());
+  }
+
   const pageOfWord = (id: number): number => {
     const place = layout.wordPlace.get(id);
     return (place && layout.segments[place.segment]?.pageNum) ?? 1;
   };
   // The sum is checked against the subtotal and total the result gives (withheld candidates are no printed amount).
   const printed = (name: string): string | null => {
-    const decide = deciders[name];
+    const decide = asPrinted[name];
     return decide ? toField(name, decide(), pageOfWord).value : null;
   };
   const invoiceTable = once(() =>

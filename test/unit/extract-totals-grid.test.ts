@@ -12,6 +12,7 @@ import { applyModel, type FieldDecision } from "../../src/extract/decision.js";
 import { extract, rawDecisions } from "../../src/extract/index.js";
 import type { LinearModel, RankerModel } from "../../src/extract/model/ranker.js";
 import { textDocument } from "../helpers/receipt-document.js";
+import { type Cell, left, right, tablePage } from "../helpers/table-page.js";
 
 /** A text-layer page, 800 px wide: each row's cells as [text, x in px], words 8 px per character, rows 18 px apart. */
 const page = (rows: ReadonlyArray<ReadonlyArray<[string, number]>>): Document => textDocument(rows, 800);
@@ -128,6 +129,79 @@ describe("totals printed as labels over values", () => {
     );
     assert.equal(got.get("invoice.subtotal"), "4654.08");
     assert.equal(got.get("invoice.total"), "5538.36");
+  });
+
+  it("reads a tax under a label that carries its rate in brackets, above a footer with a phone number", () => {
+    const got = fields(
+      page([
+        ...HEADER,
+        [
+          ["Item", 20],
+          ["Quantity", 420],
+          ["Net", 660],
+        ],
+        [
+          ["Network cable CAT6 5m", 20],
+          ["6", 440],
+          ["USD 4107.48", 660],
+        ],
+        [
+          ["Project management", 20],
+          ["1", 440],
+          ["USD 34.00", 660],
+        ],
+        [
+          ["Net amount", 300],
+          // Set close: one segment with the next label.
+          ["Tax (8.25%)", 430],
+          ["Total incl. tax", 526],
+          ["Please pay", 680],
+        ],
+        // The tax set flush right under its label: only the rate stands over it.
+        [
+          ["USD 4141.48", 300],
+          ["341.67", 470],
+          ["USD 4483.15", 540],
+          ["USD 4483.15", 680],
+        ],
+        [],
+        [],
+        [],
+        [
+          ["Lakeside Systems LLC", 20],
+          ["T: (650) 345-1949", 300],
+          ["Account 4605852500", 540],
+        ],
+      ]),
+    );
+    assert.equal(got.get("invoice.subtotal"), "4141.48");
+    assert.equal(got.get("invoice.tax"), "341.67");
+    assert.equal(got.get("invoice.total"), "4483.15");
+  });
+
+  it("reads a tax under its bracketed rate's label, the footer's numbers far below no table row", () => {
+    const l = (text: string, x0: number): Cell => left(text, x0, 0.008);
+    const r = (text: string, x1: number): Cell => right(text, x1, 0.008);
+    const rows: Cell[][] = [
+      [l("Albion Consulting LLP", 0.05), l("TAX INVOICE", 0.7)],
+      [l("131 Baker Street, Leeds", 0.05), l("Invoice no. 4711-23", 0.7)],
+      [l("Bill to: Northwind Ltd, 2 Mill Lane, York", 0.05), l("Issue date: 2021-12-23", 0.7)],
+      [l("Item", 0.05), l("Units", 0.55), r("Line total", 0.93)],
+      [l("Software licence (annual)", 0.05), r("1", 0.6), r("9.00", 0.93)],
+      [l("Software licence (annual)", 0.05), r("4", 0.6), r("352.08", 0.93)],
+      [l("Replacement filter", 0.05), r("1", 0.6), r("26.00", 0.93)],
+      [l("Support hours", 0.05), r("1", 0.6), r("621.47", 0.93)],
+      [l("Consulting services", 0.05), r("17", 0.6), r("629.00", 0.93)],
+      [l("Travel expenses", 0.05), r("1", 0.6), r("318.18", 0.93)],
+      [l("Website maintenance", 0.05), r("20", 0.6), r("3232.80", 0.93)],
+      [l("Net total", 0.35), l("VAT (20%)", 0.52), l("Total (incl. VAT)", 0.66), l("Amount Due", 0.83)],
+      [r("£5188.53", 0.43), r("£1037.71", 0.6), r("£6226.24", 0.78), r("£6226.24", 0.93)],
+      [l("Albion Print PLC", 0.05), l("T: 020 7110 6413", 0.4), l("IBAN: GB82BARC63279392359625", 0.66)],
+    ];
+    const tops = [0.05, 0.07, 0.09, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32, 0.34, 0.4, 0.42, 0.9];
+    const got = fields({ type: "pdf", pages: [tablePage(1, rows, { tops })] });
+    assert.equal(got.get("invoice.tax"), "1037.71");
+    assert.equal(got.get("invoice.total"), "6226.24");
   });
 
   it("keeps a tax breakdown table (two rows of numbers under the labels) a weakly labelled table", () => {

@@ -73,4 +73,17 @@ describe("line-item scoring", () => {
     assert.match(text, /2-fold by PDF producer/);
     assert.match(text, /mean row F1 over sources \(macro\) 0\.500/);
   });
+
+  it("counts as located, not matched, a row whose label is the leading words of the description read", () => {
+    const row = (description: string, amount: string) => ({ description, amount });
+    const score = scoreRows(
+      [row("PRESTATION SUPPORT", "60.00"), row("APPEL", "5.00"), row("Papier", "3.00")],
+      [row("PRESTATION SUPPORT - Description", "60.00"), row("APPELS", "5.00"), row("Papier A4", "4.00")],
+    );
+    assert.deepEqual([score.matched.length, score.located], [0, 1]);
+    assert.match(
+      formatLineItems([{ file: "a", product: "invoices", group: null, truth: [], predicted: [], score }]),
+      /rows located 1 of 3/,
+    );
+  });
 });

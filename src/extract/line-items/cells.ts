@@ -48,11 +48,14 @@ export function plainDecimal(value: number): string {
  * thousands group (four of them, or three with another separator before).
  */
 function finePlaces(text: string): number | null {
-  const m = /^([-–]?)(\d{1,3}(?:([.,'’])\d{3})*|\d+)([.,])(\d{3,4})$/.exec(minus(text.trim()));
+  // Thousands grouped by a space as well ("4 145,7700"); OCR's stray space after the separator closed ("519, 4000").
+  const m = /^([-–]?)(\d{1,3}(?:([.,'’ \u00a0\u202f])\d{3})*|\d+)([.,])(\d{3,4})$/.exec(
+    closeNumberGaps(minus(text.trim())),
+  );
   if (m === null) return null;
   const [, sign, whole = "", group, decimal, places = ""] = m;
   if (group === decimal || (places.length === 3 && group === undefined)) return null;
-  const value = Number(`${whole.replace(/[.,'’]/g, "")}.${places}`);
+  const value = Number(`${whole.replace(/[.,'’ \u00a0\u202f]/g, "")}.${places}`);
   return Number.isFinite(value) ? (sign === "" ? value : -value) : null;
 }
 

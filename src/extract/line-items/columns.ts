@@ -6,7 +6,7 @@ import type { Box, Word } from "../../document/model.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { isNumeric, isPercent, moneyCell } from "./cells.js";
 import { foldWord } from "./fold.js";
-import { type ColumnRole, fuzzyRolesOf, isQualifier, isTaxLead, MAX_PHRASE_WORDS, rolesOf } from "./headers.js";
+import { type ColumnRole, headerWordOf, isQualifier, isTaxLead, MAX_PHRASE_WORDS, rolesOf } from "./headers.js";
 import { boxOf, type Chunk, type VisualLine } from "./lines.js";
 
 export interface Column {
@@ -30,10 +30,17 @@ interface Match {
   words: Word[];
 }
 
-/** Greedy longest-phrase matching of a line's words against the header vocabulary; `fuzzy` for OCR'd words. */
+/**
+ * Greedy longest-phrase matching of a line's words against the header vocabulary; `fuzzy`: OCR'd words read as the
+ * header words they are misreadings of (headers.ts headerWordOf), phrases of several words included.
+ */
 function matchPhrases(line: VisualLine, fuzzy = false): { matches: Match[]; unmatched: number } {
   const words = line.words;
-  const folded = line.chunks.flatMap((c) => c.folded);
+  const folded = line.chunks.flatMap((c) =>
+    fuzzy
+      ? c.folded.map((f, k) => (f !== "" && c.words[k]?.source === "ocr" ? headerWordOf(f, c.words[k]?.text ?? "") : f))
+      : c.folded,
+  );
   const cellOf = line.chunks.flatMap((c, k) => c.words.map(() => k));
   const matches: Match[] = [];
   let unmatched = 0;
@@ -48,18 +55,17 @@ function matchPhrases(line: VisualLine, fuzzy = false): { matches: Match[]; unma
       const roles = rolesOf(phrase);
       if (roles.length > 0) found = { roles, words: words.slice(i, i + n) };
     }
-    if (found === null && fuzzy) {
-      const roles = fuzzyRolesOf(folded[i] ?? "");
-      if (roles.length > 0) found = { roles, words: words.slice(i, i + 1) };
-    }
+    // "Rate net", "Total net": a qualifying word right after a phrase of the same cell names no column of its own.
+    const previous = matches[matches.length - 1];
+    // A cell ending in a tax lead ("Amount excl.") goes on in the next chunk: OCR set "VAT" apart.
+    const dangling =
+      i > 0 && cellOf[i - 1] !== cellOf[i] && previous?.words[previous.words.length - 1] === words[i - 1];
     // "excl. VAT", "sin IVA" in a price cell qualify it: no tax-rate column.
     const taxQualifier =
       found?.roles.includes("taxRate") === true &&
       i > 0 &&
-      cellOf[i - 1] === cellOf[i] &&
+      (cellOf[i - 1] === cellOf[i] || dangling) &&
       isTaxLead(folded[i - 1] ?? "");
-    // "Rate net", "Total net": a qualifying word right after a phrase of the same cell names no column of its own.
-    const previous = matches[matches.length - 1];
     const qualifier =
       found?.words.length === 1 &&
       isQualifier(folded[i] ?? "") &&
@@ -70,7 +76,9 @@ function matchPhrases(line: VisualLine, fuzzy = false): { matches: Match[]; unma
     const widen = (n: number): void => {
       const last = previous?.words[previous.words.length - 1];
       const at = last === undefined ? -1 : words.indexOf(last);
-      if (previous !== undefined && at >= 0 && cellOf[at] === cellOf[i]) previous.words.push(...words.slice(i, i + n));
+      if (previous !== undefined && at >= 0 && (cellOf[at] === cellOf[i] || (taxQualifier && dangling))) {
+        previous.words.push(...words.slice(i, i + n));
+      }
     };
     if (found !== null && (taxQualifier || qualifier)) {
       widen(found.words.length);
@@ -90,6 +98,20 @@ function matchPhrases(line: VisualLine, fuzzy = false): { matches: Match[]; unma
   return { matches, unmatched };
 }
 
+/**
+ * matchPhrases, and on a scan where some words are not understood and one is, again with the OCR'd words read as the
+ * header words they may be misreadings of ("Kuanti" beside "Harga seunit").
+ */
+function matchLine(line: VisualLine): { matches: Match[]; unmatched: number } {
+  const exact = matchPhrases(line);
+  if (exact.unmatched === 0 || exact.matches.length === 0 || !line.words.some((w) => w.source === "ocr")) return exact;
+  // A line with figures is a row, not a header; nor is a line of text with a header word among many others.
+  if (exact.unmatched > 2 * exact.matches.length + 3) return exact;
+  if (line.words.some((w) => /^\P{L}*\d\P{L}*$/u.test(w.text))) return exact;
+  const fuzzy = matchPhrases(line, true);
+  return fuzzy.unmatched < exact.unmatched ? fuzzy : exact;
+}
+
 /** Roles a header line printed above or below may give a cell of the main header line ("Unit price" over "excl. VAT"). */
 const BAND_ROLES: ReadonlySet<ColumnRole> = new Set(["unitPrice", "amount", "quantity", "description"]);
 
@@ -100,7 +122,7 @@ const BAND_ROLES: ReadonlySet<ColumnRole> = new Set(["unitPrice", "amount", "qua
 function applyBand(matches: Match[], neighbours: readonly VisualLine[]): void {
   const named = new Set(matches.flatMap((m) => m.roles));
   for (const line of neighbours) {
-    for (const other of matchPhrases(line).matches) {
+    for (const other of matchLine(line).matches) {
       const role = other.roles[0];
       if (role === undefined || !BAND_ROLES.has(role) || named.has(role)) continue;
       // The phrase's whole header cell ("Unit Price Excl."): the chunk it sits in.
@@ -164,15 +186,11 @@ export function readHeader(
   stacked: ReadonlySet<Chunk> = new Set(),
 ): Header | null {
   if (line.words.length > 16) return null;
-  let { matches, unmatched } = matchPhrases(line);
+  // A header OCR misread ("Descripci6n", "Kuanti"): its other words read as the header words they may stand for.
+  let { matches, unmatched } = matchLine(line);
   // A cell stacked over two lines is one column: its first phrase names it ("Unit price" over "excl. VAT").
   if (stacked.size > 0) matches = firstPerCell(matches, stacked);
   if (matches.length < 2) return null;
-  // A header OCR misread ("Descripci6én"): its other words looked up again with a misreading or two allowed.
-  if (unmatched > 0 && line.words.some((w) => w.source === "ocr")) {
-    ({ matches, unmatched } = matchPhrases(line, true));
-    if (stacked.size > 0) matches = firstPerCell(matches, stacked);
-  }
   // Few words the vocabulary does not know; a header naming four columns or more may have as many ("GTIN",
   // "VKE/Geb", "Art-Nr-Lieferant" beside "Menge  Nettopreis  MwSt-%  Nettowert").
   if (unmatched > Math.max(2, matches.length / 2) && (matches.length < 4 || unmatched > matches.length)) return null;
@@ -331,7 +349,7 @@ function firstPerCell(matches: readonly Match[], stacked: ReadonlySet<Chunk>): M
 /** Whether a line may be one line of a header printed over two: header words, few others, no figures. */
 function headerBandLine(line: VisualLine): boolean {
   if (line.words.length > 16 || line.words.some((w) => /\d/.test(w.text))) return false;
-  const { matches, unmatched } = matchPhrases(line);
+  const { matches, unmatched } = matchLine(line);
   return matches.length >= 1 && unmatched <= matches.length + 1;
 }
 
@@ -409,9 +427,18 @@ export function readHeaderBand(line: VisualLine, above: VisualLine | null, below
     line,
     [above, below].filter((l): l is VisualLine => l !== null),
   );
-  const pair = below !== null ? [line, below] : above !== null ? [above, line] : null;
-  if (pair === null || !headerBandLine(pair[0] as VisualLine) || !headerBandLine(pair[1] as VisualLine)) return single;
-  const band = mergeBand(pair[0] as VisualLine, pair[1] as VisualLine);
+  // The line and the one below it; else the one above it and the line: where none is below, or where the line below
+  // is a row and the line is a header by itself (read again with the cells over it: "Tax" over "rate").
+  const pairs: [VisualLine | null, VisualLine | null][] = [
+    [line, below],
+    [below === null || single !== null ? above : null, line],
+  ];
+  const pair = pairs.find(
+    (p): p is [VisualLine, VisualLine] =>
+      p[0] !== null && p[1] !== null && headerBandLine(p[0]) && headerBandLine(p[1]),
+  );
+  if (pair === undefined) return single;
+  const band = mergeBand(pair[0], pair[1]);
   const merged = readHeader(band.line, [], band.stacked);
   if (merged === null) return single;
   return single === null || merged.columns.length >= single.columns.length ? merged : single;

@@ -8,6 +8,11 @@ export interface DraftRow {
   cells: Map<ColumnRole, Chunk[]>;
   /** Bottom of the row's last line (page-height ratio), for wrapped-description gaps. */
   bottom: number;
+  /**
+   * Labelled figures printed over, beside or under the row's figures ("(Brut: 12,00)", "(Net): 10,00"): where the
+   * unit price column holds none, the one that quantity x price = amount closes on is the unit price.
+   */
+  details?: Chunk[];
 }
 
 export function addChunk(cells: Map<ColumnRole, Chunk[]>, role: ColumnRole, chunk: Chunk): void {

@@ -6,6 +6,8 @@ import {
   HEADER_TAX_LEADS,
   STOP_PHRASES,
 } from "../vocabulary/table-headers.js";
+import { foldWord } from "./fold.js";
+import { OcrVocabulary } from "./ocr-words.js";
 
 export type { ColumnRole };
 
@@ -21,47 +23,44 @@ for (const [role, phrases] of Object.entries(HEADER_PHRASES) as [ColumnRole, rea
   }
 }
 
-/** Single-word header phrases of five letters or more: the ones an OCR misreading may be matched against. */
-const FUZZY_WORDS = [...PHRASE_ROLES.keys()].filter((p) => !p.includes(" ") && p.length >= 5);
+/**
+ * The header words OCR misreadings are matched against (ocr-words.ts): every word of a header phrase, keyed by the
+ * roles of the phrases it is part of, and the qualifiers and tax leads.
+ */
+const HEADER_WORDS: OcrVocabulary = (() => {
+  const roles = new Map<string, Set<string>>();
+  const add = (word: string, key: string): void => {
+    if (word === "") return;
+    const keys = roles.get(word) ?? new Set<string>();
+    keys.add(key);
+    roles.set(word, keys);
+  };
+  for (const [phrase, phraseRoles] of PHRASE_ROLES) for (const word of phrase.split(" ")) add(word, phraseRoles.join());
+  for (const word of [...HEADER_QUALIFIERS, ...HEADER_TAX_LEADS]) add(word, "qualifier");
+  return new OcrVocabulary(new Map([...roles].map(([word, keys]) => [word, [...keys].sort().join("|")])));
+})();
 
-/** Edit distance of two short words, stopping early beyond `max`. */
-function distance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const v = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      row.push(v);
-      best = Math.min(best, v);
-    }
-    if (best > max) return max + 1;
-    previous = row;
-  }
-  return previous[b.length] ?? max + 1;
-}
+/** Header words that name the description column, alone or in a phrase; "desc" and "descr" abbreviate them. */
+const DESCRIPTION_WORDS: ReadonlySet<string> = new Set(
+  [...PHRASE_ROLES].filter(([, roles]) => roles.includes("description")).flatMap(([phrase]) => phrase.split(" ")),
+);
 
 /**
- * The roles of a word OCR may have misread ("descripci6en" for "descripcion"): the one header word within one edit
- * (two from eight letters); none when two words of different roles are as close.
+ * The header word an OCR'd word is a misreading of ("descripci6n" -> "descripcion", "kuanti" -> "kuantiti", "preco"
+ * from "Preços/IVA"), or the folded word itself when it is no misreading of one. `text` is the word as read.
  */
-export function fuzzyRolesOf(word: string): readonly ColumnRole[] {
-  if (word.length < 5) return [];
-  const max = word.length >= 8 ? 2 : 1;
-  let best: string | null = null;
-  let bestDistance = max + 1;
-  let tie = false;
-  for (const candidate of FUZZY_WORDS) {
-    const d = distance(word, candidate, max);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-      tie = false;
-    } else if (d === bestDistance && best !== null && rolesOf(candidate)[0] !== rolesOf(best)[0]) tie = true;
-  }
-  return best === null || tie ? [] : rolesOf(best);
+export function headerWordOf(folded: string, text: string): string {
+  const word = HEADER_WORDS.nearest(folded);
+  if (word !== null) return word;
+  // Words OCR ran together at a slash or stop ("Preços/IVA" for "Preço s/ IVA"): the first names the cell, unless the
+  // second names the description, whole or abbreviated ("Code/Desc": the description column, its codes printed in it).
+  const parts = /^(\p{L}{4,})[/.](\p{L}+)/u.exec(text.trim());
+  if (parts === null) return folded;
+  const tail = foldWord(parts[2] ?? "");
+  const second = HEADER_WORDS.nearest(tail);
+  const names = (w: string): boolean => w === second || (tail.length >= 3 && w.startsWith(tail));
+  if ([...DESCRIPTION_WORDS].some(names)) return folded;
+  return HEADER_WORDS.nearest(foldWord(parts[1] ?? "")) ?? folded;
 }
 
 /** The roles a folded phrase may name (several for "bil", "artikel"). */

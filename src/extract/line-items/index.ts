@@ -86,9 +86,26 @@ function toRow(draft: DraftRow, hints: LocaleHints, original: ReadonlyMap<number
       tokenIds: [...new Set(words.map((w) => w.id))],
     });
   }
+  if (row.unitPrice === null) row.unitPrice = priceFromDetails(draft, row, hints);
   const closes = rowCloses(row);
   row.confidence = closes === true ? 0.95 : closes === false ? 0.5 : row.description !== null ? 0.75 : 0.55;
   return row;
+}
+
+/**
+ * A row's unit price from the labelled figures printed about it ("(Brut: 12,00)", "(Net): 10,00") where its unit price
+ * column holds none: the one that quantity x price = amount closes on, else null.
+ */
+function priceFromDetails(draft: DraftRow, row: LineItemRow, hints: LocaleHints): string | null {
+  if (row.quantity === null || row.amount === null) return null;
+  for (const chunk of draft.details ?? []) {
+    const figure = chunk.text.slice(chunk.text.lastIndexOf(":") + 1).replace(/[()]/g, "");
+    const price = priceCell(figure, hints);
+    if (price !== null && rowCloses({ quantity: row.quantity, unitPrice: price, amount: row.amount }) === true) {
+      return price;
+    }
+  }
+  return null;
 }
 
 /** The document's line-item table, or null when none is found. */

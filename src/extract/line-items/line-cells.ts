@@ -9,7 +9,7 @@ import type { LocaleHints } from "../normalise/locale.js";
 import { moneyCell, priceCell, quantityCell } from "./cells.js";
 import { type Column, columnOf } from "./columns.js";
 import { addChunk, cellText } from "./draft.js";
-import { type ColumnRole, startsWithStop } from "./headers.js";
+import { type ColumnRole, rolesOf, startsWithStop } from "./headers.js";
 import { boxOf, type Chunk, type VisualLine } from "./lines.js";
 
 /** Stop lines that end a page of the table, not the table: carried and brought forward, page totals, continuation notes. */
@@ -20,9 +20,25 @@ export function lineCells(line: VisualLine, columns: readonly Column[], hints: L
   const cells = new Map<ColumnRole, Chunk[]>();
   for (const chunk of line.chunks.flatMap((c) => splitLeadingNumber(c, columns))) {
     const column = columnOf(chunk, columns, hints);
-    if (column !== null) addChunk(cells, column.role, chunk);
+    if (column === null || (column.role === "description" && figureDetail(chunk, columns))) continue;
+    addChunk(cells, column.role, chunk);
   }
   return cells;
+}
+
+/**
+ * A labelled figure printed among the figure columns, apart from the description: "(Brut: 60,00)", "(Rabais: 0,00)",
+ * "Net: 10,00" over, beside or under a row's figures (a gross price and its discount over the net one). A detail of
+ * those figures, not text of the row's description; the row's own figures stand in their columns.
+ */
+export function figureDetail(chunk: Chunk, columns: readonly Column[]): boolean {
+  if (!/^\(?\p{L}[\p{L}.\s-]{0,24}\)?\s*:\s*\(?[-+]?\d[\d.,\s]*%?\)?$/u.test(chunk.text)) return false;
+  const figures = columns.filter((c) => FIGURE_ROLES.has(c.role));
+  const centre = (chunk.box.x0 + chunk.box.x1) / 2;
+  // Not under the amounts: "Netto: 1.234,00" there is a total.
+  const amount = columns.find((c) => c.role === "amount");
+  if (amount !== undefined && chunk.box.x1 > amount.x0) return false;
+  return figures.length > 0 && centre >= Math.min(...figures.map((c) => c.x0));
 }
 
 /** The folded words of the line's first text chunks: where a subtotal or total line names itself. */
@@ -49,6 +65,8 @@ function labelBeforeAmount(line: VisualLine, hints: LocaleHints): string[] {
 }
 
 export function stopOf(line: VisualLine, cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): StopKind {
+  // Nothing of the line in the table's cells (labelled figures of a row, "(Netto): 120,72"): no total.
+  if ([...cells.values()].every((chunks) => chunks.length === 0)) return null;
   let label = labelWords(line, hints);
   if (!startsWithStop(label)) {
     // "Taxe  Base  Montant      Total HT  -218,48": another block's words on the left, the total's label at the amount.
@@ -139,6 +157,42 @@ export function figuresTight(
 ): boolean {
   const cells = cellsBelow(lines, i, columns, hints, 0.8);
   return cells !== null && [...FIGURE_ROLES].some((role) => (cells.get(role) ?? []).length > 0);
+}
+
+/**
+ * Whether a product's row (an amount, and a quantity or unit price) follows in the block of tight lines that starts at
+ * line i: a row printed as a block (its gross price over its figures) after a gap wider than the table's usual.
+ */
+export function rowInBlock(
+  lines: readonly VisualLine[],
+  i: number,
+  columns: readonly Column[],
+  hints: LocaleHints,
+): boolean {
+  for (let k = i; k < Math.min(lines.length, i + 4); k++) {
+    const line = lines[k];
+    const above = lines[k - 1];
+    if (line === undefined || (k > i && above !== undefined && line.box.y0 - above.box.y1 >= line.height * 1.1)) break;
+    const cells = lineCells(line, columns, hints);
+    if (stopOf(line, cells, hints) !== null) return false;
+    if (amountOf(cells, hints) !== null) return productFigures(cells);
+  }
+  return false;
+}
+
+/**
+ * A line of column titles, two or more of them over the figure columns and no figure ("Détail TVA ...  Code  Taux
+ * Base TVA  Montant TVA"): the header of another table under the rows (a tax breakdown), too long or too unlike a
+ * line-item header to read as one.
+ */
+export function titlesAcross(line: VisualLine, columns: readonly Column[]): boolean {
+  const figures = columns.filter((c) => FIGURE_ROLES.has(c.role));
+  if (figures.length === 0 || line.chunks.some((c) => /\d/.test(c.text))) return false;
+  const from = Math.min(...figures.map((c) => c.x0)) - 0.05;
+  const titles = line.chunks.filter(
+    (c) => c.box.x0 >= from && (rolesOf(c.folded.join(" ")).length > 0 || rolesOf(c.folded[0] ?? "").length > 0),
+  );
+  return titles.length >= 2;
 }
 
 /** Whether a row has a quantity or a unit price (a product's row, not a discount, a charge or a total). */

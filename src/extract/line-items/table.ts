@@ -19,6 +19,7 @@ import {
   codeLine,
   codeOnly,
   descriptionOnly,
+  figureDetail,
   figuresTight,
   impliedAmount,
   indentedTotal,
@@ -28,9 +29,11 @@ import {
   lineCells,
   noteAcross,
   productFigures,
+  rowInBlock,
   stopOf,
   stripPosition,
   takeUpper,
+  titlesAcross,
   upperCells,
 } from "./line-cells.js";
 import type { Chunk, VisualLine } from "./lines.js";
@@ -145,12 +148,18 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     // wide gap under it, not under the last row, ends the table.
     let reach = lastBottom;
     let pending: Chunk[] = [];
+    // The foot of the last pending line: a header's own last line stands apart from the first row.
+    let pendingBottom = 0;
+    // Labelled figures over the next row's figures (its gross price), waiting for that row.
+    let detailsAbove: Chunk[] = [];
     // A stacked row's upper lines (description, running number, code), waiting for its figures.
     let upper = new Map<ColumnRole, Chunk[]>();
     let upperBottom: number | null = null;
     // A line with a description and figures but no amount, whose amount may stand on the line right under it.
     let awaiting: { cells: Map<ColumnRole, Chunk[]>; top: number; bottom: number; reach: number } | null = null;
     let pageRows = 0;
+    // The widest gap seen between two rows of this page: a table whose rows stand far apart goes on past as wide a gap.
+    let rowGap = 0;
     let pageEnd: "page" | "table" | "gap" | null = null;
     let noteBottom: number | null = null;
     for (let i = p === pageIndex ? start : 0; i < lines.length; i++) {
@@ -176,6 +185,10 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       }
       // A line overlapping the header's band is part of it (a header cell OCR put on a line of its own).
       if (headerSeen && pageRows === 0 && line.box.y0 < lastBottom - line.height * 0.3) continue;
+      if (pageRows > 0 && titlesAcross(line, columns)) {
+        pageEnd = "table";
+        break;
+      }
       const cells = lineCells(line, columns, hints);
       const stop = stopOf(line, cells, hints);
       if (stop !== null) {
@@ -233,7 +246,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           inTable = true;
         } else if (
           pageRows > 0 &&
-          gap - looseBelow(rows[rows.length - 1]) > line.height * 6 &&
+          gap - looseBelow(rows[rows.length - 1]) > Math.max(line.height * 6, rowGap * 1.3) &&
           // Past a long run of notes under the last row only a product's row (a quantity or unit price) goes on.
           (reachGap > line.height * 6 || !productFigures(cells))
         ) {
@@ -247,10 +260,17 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           line.box.y0 - upperBottom < line.height * 1.1 &&
           /\p{L}/u.test(cellText(upper, "description")) &&
           codeOnly(description);
-        const row: DraftRow = { page: line.page, cells, bottom: line.box.y1 };
+        const details = [...detailsAbove, ...line.chunks.filter((c) => figureDetail(c, columns))];
+        detailsAbove = [];
+        const row: DraftRow = {
+          page: line.page,
+          cells,
+          bottom: line.box.y1,
+          ...(details.length > 0 ? { details } : {}),
+        };
         const previous = rows[rows.length - 1];
         if (stacked) takeUpper(cells, upper);
-        else if (pending.length > 0 && pageRows === 0) {
+        else if (pending.length > 0 && pageRows === 0 && line.box.y0 - pendingBottom < line.height * 2) {
           const own = cells.get("description") ?? [];
           cells.set("description", [...pending, ...own]);
         } else if (pageRows > 0 && previous !== undefined) {
@@ -260,6 +280,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         pending = [];
         upper = new Map();
         upperBottom = null;
+        if (pageRows > 0) rowGap = Math.max(rowGap, gap);
         rows.push(row);
         pageRows++;
         lastBottom = line.box.y1;
@@ -348,7 +369,10 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           current.bottom = line.box.y1;
           after.push({ chunks: cells.get("description") ?? [], y0: line.box.y0, y1: line.box.y1, loose: false });
           trailing.set(current, after);
-        } else pending.push(...(cells.get("description") ?? []));
+        } else {
+          pending.push(...(cells.get("description") ?? []));
+          pendingBottom = line.box.y1;
+        }
         lastBottom = line.box.y1;
         reach = line.box.y1;
         continue;
@@ -356,9 +380,23 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       // A note between rows (delivery details, a discount's basis) printed tight under the table's last line.
       if (pageRows > 0 && reachGap < line.height * 2.5) {
         reach = line.box.y1;
+        // A row's own labelled figures tight under it ("(Net): 10,00"): the row ends there.
+        if (cells.size === 0 && gap < line.height * 1.5) {
+          lastBottom = line.box.y1;
+          const current = rows[rows.length - 1];
+          const details = line.chunks.filter((c) => figureDetail(c, columns));
+          if (current !== undefined && details.length > 0) current.details = [...(current.details ?? []), ...details];
+        }
         continue;
       }
       if (pageRows > 0 && reachGap > line.height * 4) {
+        // The upper line of a row printed as a block (a gross price over its figures) after a wide gap: the table
+        // runs on there.
+        if (rowInBlock(lines, i, columns, hints)) {
+          reach = line.box.y1;
+          detailsAbove = line.chunks.filter((c) => figureDetail(c, columns));
+          continue;
+        }
         pageEnd = footerOnly(lines, i) ? "page" : "gap";
         break;
       }

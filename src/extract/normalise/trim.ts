@@ -5,10 +5,12 @@
 
 const EDGE = /^[\s:;,"'“”„«»[\]{}()*]+|[\s:;,"'“”„«»[\]{}()*]+$/g;
 
-/** Strips surrounding punctuation, including parentheses. Amounts keep parentheses (they mean negative) and use
- * `trimEdgesKeepingParens` instead. */
+/**
+ * Strips surrounding punctuation, including parentheses, and a sentence's full stop, also outside a closing bracket
+ * ("(19.10.2023)."). Amounts keep parentheses (they mean negative) and use `trimEdgesKeepingParens` instead.
+ */
 export function trimEdges(text: string): string {
-  return text.replace(EDGE, "").replace(/\.$/, "");
+  return text.replace(EDGE, "").replace(/\.$/, "").replace(EDGE, "");
 }
 
 const EDGE_NO_PARENS = /^[\s:;,"'“”„«»[\]{}*]+|[\s:;,"'“”„«»[\]{}*]+$/g;

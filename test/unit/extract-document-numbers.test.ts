@@ -1,0 +1,178 @@
+/**
+ * Invoice numbers and due dates on layouts nobody tuned for (issue #15): an id printed with typographic hyphens stays
+ * whole, a code between a title and its "Nr." is not the number, a supplier's or customer's number is never the
+ * invoice's, and due dates behind the payment-term phrases of several languages. Documents are built here as text
+ * layers of rows, not taken from any corpus.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { resolveFields } from "../../src/catalog/lookup.js";
+import type { Document } from "../../src/document/model.js";
+import { documentNumber } from "../../src/extract/identifiers.js";
+import { extract } from "../../src/extract/index.js";
+import { buildLayout } from "../../src/extract/layout.js";
+import { parseDate } from "../../src/extract/normalise/date.js";
+import { textDocument } from "../helpers/receipt-document.js";
+
+type Row = Array<[string, number]>;
+
+function fields(document: Document): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const f of extract(document, resolveFields({ products: ["invoices"] }))) {
+    out.set(f.name, typeof f.value === "string" ? f.value : null);
+  }
+  return out;
+}
+
+/** An invoice page: `head` rows, then a customer, one item and totals. */
+function invoice(head: Row[], tail: Row[] = []): Document {
+  return textDocument(
+    [
+      [["Muster Handel GmbH", 40]],
+      [["Hauptstr. 1, 10115 Berlin", 40]],
+      ...head,
+      [["Kunde AG", 40]],
+      [["Ringweg 9, 80331 München", 40]],
+      [
+        ["Beschreibung", 40],
+        ["Betrag", 700],
+      ],
+      [
+        ["Beratung", 40],
+        ["100,00", 700],
+      ],
+      [
+        ["Nettobetrag", 40],
+        ["100,00", 700],
+      ],
+      [
+        ["USt 19%", 40],
+        ["19,00", 700],
+      ],
+      [
+        ["Gesamtbetrag", 40],
+        ["119,00", 700],
+      ],
+      ...tail,
+    ],
+    900,
+  );
+}
+
+describe("invoice numbers", () => {
+  it("keeps an id with dots and typographic hyphens (U+2010) whole, as written with '-'", () => {
+    const doc = invoice([
+      [["Rechnung des Versicherers (575) Nr. 01.234.567.8\u20102018\u20101 vom 06.12.2018", 40]],
+      [["Verkäufer", 40]],
+      [
+        ["Nummer:", 40],
+        ["549910", 300],
+      ],
+    ]);
+    assert.equal(fields(doc).get("invoice.number"), "01.234.567.8-2018-1");
+  });
+
+  it("reads 'R18‐31' after 'Handelsrechnung (380) Nr.', not the type code", () => {
+    const doc = invoice([[["Handelsrechnung (380) Nr. R18\u201031 vom 03.10.2018", 40]]]);
+    assert.equal(fields(doc).get("invoice.number"), "R18-31");
+  });
+
+  it("takes the value a 'No.' label owns, not the code printed before that label", () => {
+    const doc = invoice([[["Invoice 380 No. 4711 of 03.10.2018", 40]]]);
+    assert.equal(fields(doc).get("invoice.number"), "4711");
+  });
+
+  it("never answers with a supplier or customer number (Lieferanten Nr., Kd. Nr., Vendor No., codice fornitore)", () => {
+    const labels = [
+      "Supplier No.",
+      "Vendor No.",
+      "Lieferanten Nr.",
+      "Kd. Nr.",
+      "N° fournisseur",
+      "Codice fornitore n.",
+    ];
+    for (const label of labels) {
+      const doc = textDocument(
+        [
+          [["Muster Handel GmbH", 40]],
+          [
+            [label, 40],
+            ["549910", 300],
+          ],
+        ],
+        900,
+      );
+      assert.equal(documentNumber(buildLayout(doc), false).best, null, label);
+    }
+  });
+});
+
+describe("due dates", () => {
+  const cases: Array<[string, string, string]> = [
+    ["Date limite de règlement :", "19/10/2023", "2023-10-19"],
+    ["Payable le", "19/10/2023", "2023-10-19"],
+    ["Zahlbar am", "29.10.2023", "2023-10-29"],
+    ["Da pagare entro il", "19/10/2023", "2023-10-19"],
+    ["Vence el", "19/10/2023", "2023-10-19"],
+    ["Uiterlijk te voldoen op", "19-10-2023", "2023-10-19"],
+  ];
+  for (const [label, printed, iso] of cases) {
+    it(`reads the date after '${label}'`, () => {
+      const doc = invoice(
+        [
+          [
+            ["Rechnungsnummer:", 500],
+            ["RE-2023-17", 700],
+          ],
+          [
+            ["Rechnungsdatum:", 500],
+            ["20.09.2023", 700],
+          ],
+        ],
+        [[[`${label} ${printed}`, 40]]],
+      );
+      assert.equal(fields(doc).get("invoice.dueDate"), iso);
+    });
+  }
+});
+
+describe("due dates from payment terms", () => {
+  const head: Row[] = [
+    [
+      ["Rechnungsnummer:", 500],
+      ["RE-2023-17", 700],
+    ],
+    [
+      ["Rechnungsdatum:", 500],
+      ["19.09.2023", 700],
+    ],
+  ];
+
+  it("takes the date the terms on its row work out to (issue date + N days)", () => {
+    for (const line of [
+      "Zahlungsbedingungen: 30 Tage netto (19.10.2023)",
+      "Payment terms: net 30, 19/10/2023",
+      "Paiement à 30 jours, soit le 19/10/2023",
+    ]) {
+      assert.equal(fields(invoice(head, [[[line, 40]]])).get("invoice.dueDate"), "2023-10-19", line);
+    }
+  });
+
+  it("reads a bracketed date that ends a sentence ('(19.10.2023).')", () => {
+    assert.equal(parseDate("(19.10.2023).", { dateOrder: "DMY" })?.iso, "2023-10-19");
+    const line = "Règlement à 30 jours net (19/10/2023).";
+    assert.equal(fields(invoice(head, [[[line, 40]]])).get("invoice.dueDate"), "2023-10-19");
+  });
+
+  it("leaves a date the terms do not work out to unlabelled", () => {
+    const doc = invoice(head, [[["Zahlungsbedingungen: 14 Tage netto (19.10.2023)", 40]]]);
+    assert.equal(fields(doc).get("invoice.dueDate"), null);
+  });
+});
+
+describe("a value before a weaker 'Ref' label", () => {
+  it("stays the invoice number ('Invoice No 12345 Ref 777')", () => {
+    const doc = invoice([[["Invoice No 12345 Ref 777", 40]]]);
+    assert.equal(fields(doc).get("invoice.number"), "12345");
+  });
+});
