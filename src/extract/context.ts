@@ -354,14 +354,16 @@ function labelOver(
     // with its % sign alone over the span stands for the word it follows ("Sales Tax (7.25%)" over a narrow value).
     const all = rowWords(page, row - up);
     const overlaps = (w: PlacedWord): boolean => Math.min(w.x1, x1) - Math.max(w.x0, x0) > 0;
-    const qualified = new Set(
-      all.flatMap((w, i) =>
-        i > 0 && RATE_WORD.test(w.text) && w.text.includes("%") && overlaps(w) ? [all[i - 1]] : [],
-      ),
-    );
     const words = all.filter((w) => !RATE_WORD.test(w.text));
     const direct = words.flatMap((w, i) => (overlaps(w) ? [i] : []));
-    const over = direct.length > 0 ? direct : words.flatMap((w, i) => (qualified.has(w) ? [i] : []));
+    const rated = (w: PlacedWord): boolean => w.text.includes("%") && RATE_WORD.test(w.text) && overlaps(w);
+    const over =
+      direct.length > 0
+        ? direct
+        : words.flatMap((w, i) => {
+            const next = all[all.indexOf(w) + 1];
+            return next !== undefined && rated(next) ? [i] : [];
+          });
     const first = over[0];
     const last = over[over.length - 1];
     if (first === undefined || last === undefined) continue;

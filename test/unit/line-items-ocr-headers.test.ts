@@ -10,16 +10,11 @@ import { priceCell } from "../../src/extract/line-items/cells.js";
 import { extractLineItems } from "../../src/extract/line-items/index.js";
 import { editBound, glyphForm, OcrVocabulary } from "../../src/extract/line-items/ocr-words.js";
 import { localeHints } from "../../src/extract/normalise/locale.js";
-import { type Cell, tableDocument, tablePage } from "../helpers/table-page.js";
+import { type Cell, left as leftCell, right, tableDocument, tablePage } from "../helpers/table-page.js";
 
 /** Right-aligned number ending at x1. */
-function num(text: string, x1: number): Cell {
-  return [text, x1 - text.length * 0.011, x1];
-}
-
-function left(text: string, x0: number): Cell {
-  return [text, x0, x0 + text.length * 0.011];
-}
+const num = (text: string, x1: number): Cell => right(text, x1, 0.011);
+const left = (text: string, x0: number): Cell => leftCell(text, x0, 0.011);
 
 type Row = [string | null, string | null, string | null, string | null, string | null];
 

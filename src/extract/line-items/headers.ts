@@ -58,8 +58,8 @@ export function headerWordOf(folded: string, text: string): string {
   if (parts === null) return folded;
   const tail = foldWord(parts[2] ?? "");
   const second = HEADER_WORDS.nearest(tail);
-  const names = (w: string): boolean => w === second || (tail.length >= 3 && w.startsWith(tail));
-  if ([...DESCRIPTION_WORDS].some(names)) return folded;
+  const abbreviates = tail.length >= 3 && [...DESCRIPTION_WORDS].some((w) => w.startsWith(tail));
+  if ((second !== null && DESCRIPTION_WORDS.has(second)) || abbreviates) return folded;
   return HEADER_WORDS.nearest(foldWord(parts[1] ?? "")) ?? folded;
 }
 
