@@ -9,7 +9,9 @@
  * ("Montant HT", "Price excl. VAT"); tall blocks (a description over three to six lines with the figures, running
  * number and code on a line in its middle); priced rows (a block of three lines each, "(Gross: 12,00)" over the figures,
  * the discount where the unit price stands, "(Net): 10,00" under them, blocks far apart) with a tax breakdown (titles
- * over rates, bases and taxes) under the table. Each document is a pure function of its seed.
+ * over rates, bases and taxes) under the table; offset rows (a product's name on the line above its figures, a detail
+ * line under them, the figures' line with no description text or only a running number); an amount column whose
+ * header is blank or a word the reader does not know. Each document is a pure function of its seed.
  *   npm run bench:line-items-synth -- --out bench/out/li-tables --count 200 --seed 1 [--no-scans] [--concurrency N]
  * writes digital/NNNN.pdf and scan/NNNN.jpg|pdf (bench/synth/scan.ts) with labels.jsonl in the dev corpora's format
  * (`invoice.lineItems`, `invoice.subtotal`, `invoice.total`, "locale"); score with `npm run bench:line-items`.
@@ -194,6 +196,30 @@ const PRICE_LABELS: Record<TableLang, readonly [gross: string, discount: string,
   it: ["Lordo", "Sconto", "Netto"],
   pt: ["Bruto", "Desconto", "Líquido"],
   ms: ["Kasar", "Diskaun", "Bersih"],
+};
+
+/** Amount header words the reader's vocabulary does not know: the column is told by the rows' arithmetic. */
+const UNKNOWN_AMOUNT: Record<TableLang, string> = {
+  en: "Extension",
+  de: "Wert",
+  fr: "Valeur",
+  es: "Suma",
+  nl: "Waarde",
+  it: "Valore",
+  pt: "Soma",
+  ms: "Nilai",
+};
+
+/** A service period printed under an offset row's figures ("{a}", "{b}" the first and last day). */
+const PERIODS: Record<TableLang, string> = {
+  en: "Period from {a} to {b}",
+  de: "Zeitraum vom {a} bis {b}",
+  fr: "Période de {a} au {b}",
+  es: "Periodo del {a} al {b}",
+  nl: "Periode van {a} tot {b}",
+  it: "Periodo dal {a} al {b}",
+  pt: "Período de {a} a {b}",
+  ms: "Tempoh {a} hingga {b}",
 };
 
 /** A tax breakdown under the table: its title, then the titles of its rate, base and tax columns. */
@@ -527,6 +553,11 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
       }
     });
   }
+  // An amount column its header does not name, from a stream of its own: no header word over it, or a word the
+  // reader's vocabulary does not know (rows where quantity x unit price = the rightmost figure tell it).
+  const rolesStream = new Rng(seed ^ 0xa3171c);
+  const unnamedAmount = order.includes("quantity") && order.includes("unitPrice") && rolesStream.chance(0.15);
+  if (unnamedAmount) header[order.indexOf("amount")] = rolesStream.chance(0.5) ? [] : [UNKNOWN_AMOUNT[lang]];
   const headerLines = Math.max(...header.map((h) => h.length));
 
   let y = m;
@@ -606,26 +637,66 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
   // figures, its discount where the unit price stands and its net unit price under them, the blocks far apart; a tax
   // breakdown (titles over rates, bases and taxes) under the table.
   const pricedStream = new Rng(seed ^ 0x9e7b1c);
-  const priced = !stackedRows && !detailed && !tall && order.includes("unitPrice") && pricedStream.chance(0.2);
+  const priced =
+    !stackedRows && !detailed && !tall && !unnamedAmount && order.includes("unitPrice") && pricedStream.chance(0.2);
   const [grossWord, discountWord, netWord] = PRICE_LABELS[lang];
+  // Offset rows, from a stream of their own: a product's name on the line above its figures, a detail line (a service
+  // period, more words of the description or a "Key: value" line) under them, the figures' line holding nothing in
+  // the description column or only a running number at its left; blocks tight or far apart.
+  const offsetStream = new Rng(seed ^ 0x0ff5e7);
+  const offset = !stackedRows && !detailed && !tall && !priced && offsetStream.chance(0.35);
+  // The running number at the table's left edge, where the description column is the first one.
+  const numbered = offset && order[0] === "description" && offsetStream.chance(0.5);
+  const indent = numbered ? 18 : 0;
+  const apart = offset && offsetStream.chance(0.4);
+  const offsetLines = new Map<Row, { name: string[]; below: string[] }>();
+  if (offset) {
+    for (const row of rows) {
+      if (row.qty === null) continue;
+      const name = wrap(sheet, row.description, size, descWidth - indent);
+      const kind = offsetStream.weighted<"period" | "words" | "key">([
+        ["period", 2],
+        ["words", 1],
+        ["key", 1],
+      ]);
+      const month = offsetStream.int(1, 12);
+      const day = (d: number): string =>
+        `${String(d).padStart(2, "0")}${lang === "de" ? "." : "/"}${String(month).padStart(2, "0")}${lang === "de" ? "." : "/"}2026`;
+      const detail =
+        kind === "period"
+          ? PERIODS[lang].replace("{a}", day(1)).replace("{b}", day(28))
+          : kind === "words"
+            ? offsetStream.pick(DETAILS[lang])
+            : `${offsetStream.pick(DETAIL_KEYS[lang])}: ${offsetStream.letters(1).toUpperCase()}${offsetStream.digits(6)}`;
+      const below = wrap(sheet, detail, size, descWidth - indent);
+      offsetLines.set(row, { name, below });
+      // A "Key: value" line is a detail of the row, not its description.
+      if (kind !== "key") row.description = `${row.description} ${detail}`;
+    }
+  }
   for (const row of rows) {
     const block = priced && row.unitCents !== null;
+    const offsetRow = offsetLines.get(row);
     const descLines = wrap(sheet, row.description, size, descWidth);
-    const figuresAt = block
-      ? 1
-      : stackedRows
-        ? descLines.length
-        : blockValign === "bottom"
-          ? descLines.length - 1
-          : blockValign === "middle"
-            ? Math.floor((descLines.length - (tall ? 0 : 1)) / 2)
-            : 0;
+    const figuresAt = offsetRow
+      ? offsetRow.name.length
+      : block
+        ? 1
+        : stackedRows
+          ? descLines.length
+          : blockValign === "bottom"
+            ? descLines.length - 1
+            : blockValign === "middle"
+              ? Math.floor((descLines.length - (tall ? 0 : 1)) / 2)
+              : 0;
     const extra = details[rows.indexOf(row)] ?? [];
     const textLines = Math.max(descLines.length, amountLow && row.qty !== null ? 2 : 1);
-    const rowH = block
-      ? (Math.max(descLines.length, 1) + 2) * lh
-      : (descLines.length + (stackedRows ? 1 : 0)) * lh +
-        (detailed ? (textLines - descLines.length + extra.length) * lh : 0);
+    const rowH = offsetRow
+      ? (offsetRow.name.length + 1 + offsetRow.below.length) * lh
+      : block
+        ? (Math.max(descLines.length, 1) + 2) * lh
+        : (descLines.length + (stackedRows ? 1 : 0)) * lh +
+          (detailed ? (textLines - descLines.length + extra.length) * lh : 0);
     if (y + rowH + lh * 2 > bottom) {
       if (pageTotals) {
         sheet.text(words.pageTotal, x0.description!, y + lh * 0.2, { size, bold: true });
@@ -661,6 +732,17 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
       values.unitPrice = `(${discountWord}: ${money(discount)})`;
     }
     for (const role of order) {
+      if (role === "description" && offsetRow) {
+        const at = (x0.description ?? m) + indent;
+        offsetRow.name.forEach((line, j) => {
+          sheet.text(line, at, y + j * lh, { size });
+        });
+        offsetRow.below.forEach((line, j) => {
+          sheet.text(line, at, y + (figuresAt + 1 + j) * lh, { size });
+        });
+        if (numbered) sheet.text(String(rows.indexOf(row) + 1), x0.description ?? m, y + figuresAt * lh, { size });
+        continue;
+      }
       if (role === "description") {
         descLines.forEach((line, j) => {
           sheet.text(line, x0.description ?? m, y + (block ? j + 1 : j) * lh, { size });
@@ -690,6 +772,7 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
     pageSum += row.amountCents;
     y += rowH + lh * rng.float(0.15, 0.4) + (blockValign === "top" ? 0 : lh * (tall ? 0.6 : 0.25));
     if (block) y += lh * pricedStream.float(2.5, 4.5);
+    if (offsetRow && apart) y += lh * offsetStream.float(1.5, 3);
   }
   sheet.rule(m, right, y, 0.8);
   y += lh;

@@ -123,6 +123,7 @@ import { paddleRecogniser } from "../src/ingest/ocr/line-recogniser.js";
 import { createPaddleEngine } from "../src/ingest/ocr/paddle-engine.js";
 import { recogniserCpuMs } from "../src/ingest/ocr/recogniser-process.js";
 import { everySegment, type RereadScope, rereadLines } from "../src/ingest/ocr/rereading.js";
+import { removeRules } from "../src/ingest/ocr/rule-removal.js";
 import { parseTesseractTsv } from "../src/ingest/ocr/tsv.js";
 import { buildPage } from "../src/ingest/page-builder.js";
 import { parsePgm, pgm } from "../src/ingest/pgm.js";
@@ -167,6 +168,8 @@ interface Preprocess {
    * its layout analysis time for nothing).
    */
   glyphCap?: { target: number; minScale: number };
+  /** Ruling lines and light shading removed (src/ingest/ocr/rule-removal.ts), last; "lines": the shading kept. */
+  rules?: boolean | "lines";
 }
 
 interface Variant {
@@ -284,6 +287,21 @@ const VARIANTS: readonly Variant[] = [
     args: ["-c", "tessedit_do_invert=0"],
     reread: "crop-noinvert",
   },
+  // Ruling lines and light shading out before tesseract (issue #16, ruled invoice tables), as crop-noinvert(-reread).
+  { name: "crop-noinvert-rules", pre: { ...BASE, crop: true, rules: true }, args: ["-c", "tessedit_do_invert=0"] },
+  {
+    name: "crop-noinvert-rules-reread",
+    pre: { ...BASE, crop: true, rules: true },
+    args: ["-c", "tessedit_do_invert=0"],
+    reread: "crop-noinvert-rules",
+  },
+  { name: "crop-noinvert-lines", pre: { ...BASE, crop: true, rules: "lines" }, args: ["-c", "tessedit_do_invert=0"] },
+  {
+    name: "crop-noinvert-lines-reread",
+    pre: { ...BASE, crop: true, rules: "lines" },
+    args: ["-c", "tessedit_do_invert=0"],
+    reread: "crop-noinvert-lines",
+  },
   { name: "crop-reread-min70", pre: { ...BASE, crop: true }, args: [], reread: "crop", rereadScope: lowest(0.7) },
   {
     name: "crop-reread-top30-min70",
@@ -356,6 +374,11 @@ async function preprocess(
   if (p.sharpen) image = image.sharpen();
   if (p.threshold !== undefined) image = image.threshold(p.threshold);
   const { data, info } = await toBuffer(image.raw());
+  if (p.rules) {
+    const page = { width: info.width, height: info.height, data };
+    const { image: clean } = removeRules(page, { shading: p.rules !== "lines" });
+    return { image: pgm(clean.width, clean.height, clean.data), region };
+  }
   return { image: pgm(info.width, info.height, data), region };
 }
 

@@ -42,6 +42,8 @@ export interface GenerateOptions {
    * credits) and its rows as printed (the README's line items).
    */
   unsignedCredit?: boolean;
+  /** Invoices: the customer's block on the right without a label (render-invoice.ts `rightWindow`). */
+  rightWindow?: boolean;
 }
 
 /** A field's label: a normal form, or the rows of a line-item table (`invoice.lineItems`, `receipt.lineItems`). */
@@ -100,6 +102,7 @@ export async function generateDocument(
       tableRng: itemRng,
       ...(varied ? { variants: varied.variants } : {}),
       ...(options.unsignedCredit ? { unsigned: true } : {}),
+      ...(options.rightWindow ? { rightWindow: true } : {}),
       ...(options.pageMarkers === undefined ? {} : { pageMarkers: options.pageMarkers }),
     });
     const labels = invoiceLabels(data, table);

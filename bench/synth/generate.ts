@@ -4,6 +4,7 @@
  *     [--saas-share P]  (share of invoices drawn in the subscription/SaaS layouts of render-saas.ts; default 0)
  *     [--id-share P]  (share of the other invoices with the number/due-date variants of id-variants.ts; default 0)
  *     [--unsigned-credit-share P]  (share of the other invoices drawn as credit notes printing no sign; default 0)
+ *     [--right-window-share P]  (share of the other invoices with the customer's block on the right, unlabelled; default 0)
  * Output: digital/NNNN.pdf + digital/labels.jsonl, scan/NNNN.jpg|pdf + scan/labels.jsonl, in the dev corpora's format
  * plus a "locale" key.
  */
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
       "saas-share": { type: "string", default: "0" },
       "id-share": { type: "string", default: "0" },
       "unsigned-credit-share": { type: "string", default: "0" },
+      "right-window-share": { type: "string", default: "0" },
       concurrency: { type: "string", default: String(availableParallelism()) },
     },
   });
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
   const saasShare = Number(values["saas-share"]);
   const idShare = Number(values["id-share"]);
   const unsignedShare = Number(values["unsigned-credit-share"]);
+  const rightWindowShare = Number(values["right-window-share"]);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || !(share >= 0 && share <= 1)) {
     throw new Error("--count and --seed must be integers, --invoice-share within 0..1");
   }
@@ -66,10 +69,14 @@ async function main(): Promise<void> {
     // Credit notes that print every figure without a sign, for a share of the other invoices.
     const unsignedCredit =
       entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0xc4ed17).float(0, 1) < unsignedShare;
+    // The customer's block on the right, unlabelled, for a share of the other invoices.
+    const rightWindow =
+      entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0x819e7).float(0, 1) < rightWindowShare;
     const doc = await generateDocument(entry.seed, entry.kind, {
       ...(saas ? { saas } : {}),
       ...(idVariants ? { idVariants } : {}),
       ...(unsignedCredit ? { unsignedCredit } : {}),
+      ...(rightWindow ? { rightWindow } : {}),
     });
     const name = `${String(entry.index + 1).padStart(4, "0")}`;
     await writeFile(join(digitalDir, `${name}.pdf`), doc.pdf);

@@ -116,6 +116,8 @@ export async function renderInvoice(
     tableRng?: Rng;
     variants?: IdVariants;
     unsigned?: boolean;
+    /** The customer's block on the right without a label, the meta facts in a band under it (French letters). */
+    rightWindow?: boolean;
   } = {},
 ): Promise<number> {
   const style = chooseStyle(rng, data);
@@ -203,29 +205,33 @@ export async function renderInvoice(
   }
   if (rng.chance(0.3)) [meta[0], meta[1]] = [meta[1]!, meta[0]!];
 
-  // Customer block (left) with an optional one-line sender address above it, as in window envelopes.
+  // Customer block (left) with an optional one-line sender address above it, as in window envelopes; or, with
+  // `rightWindow`, on the right half and unlabelled.
   const customerTop = y;
+  const rightWindow = options.rightWindow === true;
+  const cx = rightWindow ? w / 2 + 30 : m;
   let cy = customerTop;
-  if (style.senderLine) {
+  if (style.senderLine && !rightWindow) {
     const sender = [data.supplier.name, ...data.supplier.addressLines].join(" · ");
     sheet.text(sender, m, cy, { size: sheet.fit(sender, s - 2, half + 20, false), grey: 0.35 });
     cy += lh * 1.2;
   }
-  if (rng.chance(0.8)) {
+  if (rng.chance(0.8) && !rightWindow) {
     sheet.text(lbl(words.billTo), m, cy, { size: s - 0.5, bold: true, grey: 0.2 });
     cy += lh;
   }
   for (const line of [data.customer.name, ...data.customer.addressLines]) {
-    sheet.text(line, m, cy, { size: s + 0.5 });
+    sheet.text(line, cx, cy, { size: s + 0.5 });
     cy += lh;
   }
   if (data.customerTaxId) {
-    sheet.text(`${labelText(taxIdLabel, style.colon)} ${printTaxId(data.customerTaxId, tag, rng)}`, m, cy, { size: s });
+    const printed = `${labelText(taxIdLabel, style.colon)} ${printTaxId(data.customerTaxId, tag, rng)}`;
+    sheet.text(printed, cx, cy, { size: s });
     cy += lh;
   }
 
   let my = customerTop;
-  const metaStyle = style.metaStyle === "row" && meta.length > 4 ? "columns" : style.metaStyle;
+  const metaStyle = rightWindow ? "row" : style.metaStyle === "row" && meta.length > 4 ? "columns" : style.metaStyle;
   if (metaStyle === "row") {
     // A band of label-above-value cells across the page, below the customer block.
     my = cy + lh;

@@ -253,6 +253,8 @@ export function iban(layout: Layout): FieldDecision {
 export function bic(layout: Layout, ibanWords: readonly Word[]): FieldDecision {
   const ibanRow = ibanWords[0] ? layout.wordPlace.get(ibanWords[0].id) : undefined;
   const ibanSegment = ibanRow ? layout.segments[ibanRow.segment] : undefined;
+  // The bank of an IBAN's account sits in the IBAN's country: a BIC known only by standing near it names that country.
+  const ibanCountry = /^[A-Z]{2}/i.exec(ibanWords[0]?.text ?? "")?.[0].toUpperCase();
   const found = ngramCandidates(
     layout,
     1,
@@ -264,7 +266,8 @@ export function bic(layout: Layout, ibanWords: readonly Word[]): FieldDecision {
       const nearIban =
         ibanSegment !== undefined &&
         span.segment.pageNum === ibanSegment.pageNum &&
-        Math.abs(span.segment.row - ibanSegment.row) <= 2;
+        Math.abs(span.segment.row - ibanSegment.row) <= 2 &&
+        (label > 0 || value.slice(4, 6) === ibanCountry);
       // Eight capitals with a valid country code are common words too ("RECHNUNG"): a BIC needs its label or an IBAN.
       if (label === 0 && !nearIban) return null;
       const score = 2 * label + (nearIban ? 0.8 : 0) - 0.4;

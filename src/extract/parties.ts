@@ -78,6 +78,8 @@ const BUSINESS_WORDS = new Set(
     "nv",
     "vof",
     "sl",
+    "slu",
+    "sau",
     "srl",
     "spa",
     "ab",
@@ -1249,11 +1251,16 @@ function splitBlock(lines: LineSegment[][]): { name: LineSegment[]; address: Lin
   return { name, address };
 }
 
-/** A document title printed on the same line as the issuer's name ("ACME GmbH Rechnungskorrektur") is not part of it. */
-function withoutTitle(name: string): string {
+/**
+ * A document title printed on the same line as the issuer's name ("ACME GmbH Rechnungskorrektur") is not part of it.
+ * `read` says OCR read the name: a title misread then still ends it, while a text layer's word is what was printed
+ * and ends a name only as the title itself ("Daan Meijer" keeps "Meijer", two letters from "member").
+ */
+function withoutTitle(name: string, read: boolean): string {
   const words = name.split(" ");
+  const title = (text: string) => (read ? isGeneric(text) : GENERIC.has(foldForMatching(text)));
   for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
-    if (isGeneric(words.slice(-k).join(" "))) return words.slice(0, -k).join(" ");
+    if (title(words.slice(-k).join(" "))) return words.slice(0, -k).join(" ");
   }
   return name;
 }
@@ -1262,7 +1269,8 @@ function blockDecision(lines: LineSegment[][], base: number): PartyDecision {
   const { name, address } = splitBlock(lines);
   const nameWords = name.flatMap((s) => s.words);
   const addressWords = address.flatMap((s) => s.words);
-  const nameText = withoutTitle(collapseSpaces(name.map((s) => s.text).join(" ")));
+  const read = nameWords.some((w) => w.source === "ocr");
+  const nameText = withoutTitle(collapseSpaces(name.map((s) => s.text).join(" ")), read);
   const nameScore = base + (COMPANY_SUFFIX.test(nameText) ? 0.3 : 0) - (name.length > 2 ? 0.4 : 0);
   const addressText = joinAddress(address.map((s) => s.text));
   const addressScore = base - 0.2 + (address.length >= 2 ? 0.3 : 0) - (digitCount(addressText) === 0 ? 0.8 : 0);
@@ -1382,26 +1390,42 @@ function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Se
   return decision;
 }
 
+/** A row printing two or more figures with cents ("1 25.00 25.00"): a table's row, not an address window's. */
+function pricedRow(segs: readonly LineSegment[]): boolean {
+  return segs.flatMap((s) => s.text.match(/\d[.,]\d{2}(?![\d.,]*\d)/g) ?? []).length >= 2;
+}
+
 /**
- * Address window of a letter: left-aligned block in the upper part of page 1 holding a postcode line. `exclude` is
- * the supplier's name and address: no line of them starts the window (the sender's city or country line above it is
- * not the addressee).
+ * Address window of a letter: a block in the upper part of page 1 holding a postcode line, on the left (DIN 5008,
+ * and most of the world) or, where the left holds none, on the right (French and Swiss letters put the window there).
+ * `exclude` is the supplier's name and address: no line of them starts the window (the sender's city or country line
+ * above it is not the addressee), and a block holding any of them is the sender's own.
  */
 function windowParty(layout: Layout, exclude: readonly Word[]): PartyDecision | null {
   const page = layout.pages[0];
   if (!page) return null;
   const excluded = new Set(exclude.map((w) => w.id));
-  for (let r = 0; r < page.rows.length; r++) {
-    const seg = rowSegments(page, r)[0];
-    if (!seg || seg.box.y0 < 0.08 || seg.box.y0 > 0.4 || seg.box.x0 > 0.5) continue;
-    if (seg.words.some((w) => excluded.has(w.id))) continue;
-    // The sender line above the window is small print with separators; the window starts below it.
-    if (/[·●|•]/.test(seg.text)) continue;
-    const lines = blockBelow(page, r, seg.box.x0, seg.box.x0 + 0.45, 6);
-    const { name, address } = splitBlock(lines);
-    if (name.length > 0 && address.some((s) => /\d/.test(s.text))) return blockDecision(lines, 1.0);
-  }
-  return null;
+  const side = (right: boolean): PartyDecision | null => {
+    for (let r = 0; r < page.rows.length; r++) {
+      const seg = rowSegments(page, r).find((s) => (right ? s.box.x0 >= 0.5 : s.box.x0 <= 0.5));
+      if (!seg || seg.box.y0 < 0.08 || seg.box.y0 > 0.4 || (!right && rowSegments(page, r)[0] !== seg)) continue;
+      if (seg.words.some((w) => excluded.has(w.id))) continue;
+      // The sender line above the window is small print with separators; the window starts below it.
+      if (/[·●|•]/.test(seg.text)) continue;
+      // A segment beside the window's first line ("Rechnungsnummer: ...") starts the next column.
+      const beside = rowSegments(page, r).find((o) => o.box.x0 > seg.box.x1)?.box.x0 ?? 1;
+      const lines = blockBelow(page, r, seg.box.x0, Math.min(seg.box.x0 + 0.45, beside), 6);
+      if (right && lines.some((line) => line.some((s) => s.words.some((w) => excluded.has(w.id))))) continue;
+      const { name, address } = splitBlock(lines);
+      // An address has a street or postcode line; a table's rows under a heading ("Alle Beträge in CHF" over
+      // "Druckerpapier A4 (5 Pakete)") have neither, and print prices and amounts across the page.
+      const located = address.some((s) => STREET.test(s.text) || hasPostcode(s.text));
+      const tableRow = lines.some((line) => line.some((s) => pricedRow(rowSegments(page, s.row))));
+      if (name.length > 0 && located && !tableRow) return blockDecision(lines, right ? 0.8 : 1.0);
+    }
+    return null;
+  };
+  return side(false) ?? side(true);
 }
 
 function better(a: PartyDecision | null, b: PartyDecision | null): PartyDecision | null {

@@ -83,6 +83,28 @@ describe("customer section labels ending on a colon", () => {
     assert.equal(customerField(document, "customer.address"), "86 Church Lane, Leeds, HF15 5GE");
   });
 
+  it("reads the block under 'Adresse du Client' beside the seller's own block", () => {
+    const rows: Row[] = [
+      [
+        ["FACTURE N° :", 300],
+        ["F20180027", 460],
+      ],
+      [["Date :", 300]],
+      [
+        ["LE FOURNISSEUR", 50],
+        ["Adresse du Client", 300],
+      ],
+      [["35 rue d'ici", 50]],
+      [
+        ["75018 PARIS, FR", 50],
+        ["LE CLIENT", 306],
+      ],
+      [["58 rue de la mer", 306]],
+      [["06000 NICE, FR", 306]],
+    ];
+    assert.equal(customerField(invoice([], rows)), "LE CLIENT");
+  });
+
   it("reads the Dutch 'Aan:' as a customer label, not as the customer's name", () => {
     const got = customerField(
       invoice(SENDER, [
@@ -113,5 +135,109 @@ describe("the address window without a label", () => {
       ]),
     );
     assert.equal(got, "Oakwood Digital PLC");
+  });
+
+  it("ends the window's column where a column of labelled facts starts beside its first line", () => {
+    const got = customerField(
+      invoice(SENDER, [
+        [
+          ["Muster GmbH", 60],
+          ["Rechnungsnummer:", 250],
+          ["2015738820", 400],
+        ],
+        [
+          ["Musterweg 1", 60],
+          ["Seite:", 250],
+          ["1", 400],
+        ],
+        [
+          ["60325 Frankfurt am Main", 60],
+          ["von Seiten:", 250],
+          ["1", 400],
+        ],
+      ]),
+    );
+    assert.equal(got, "Muster GmbH");
+  });
+
+  it("keeps a person's surname a text layer prints, however close to a heading word it is spelt", () => {
+    const got = customerField(
+      invoice(SENDER, [
+        [
+          ["Daan Meijer", 20],
+          ["Factuurnummer: UG207114", 380],
+        ],
+        [["Marktplein 273", 20]],
+        [["9091 IQ Utrecht", 20]],
+      ]),
+    );
+    assert.equal(got, "Daan Meijer");
+  });
+});
+
+describe("the address window on the right", () => {
+  const rightBlock: Row[] = [
+    [["Securibox SARL", 330]],
+    [["27, Rue de Bassano", 330]],
+    [["75008 Paris", 330]],
+    [["France", 330]],
+  ];
+
+  it("is the customer when the left holds no window (French letters)", () => {
+    assert.equal(customerField(invoice(SENDER, rightBlock)), "Securibox SARL");
+  });
+
+  it("leaves the supplier at the top right, its Spanish legal form (S.L.U.) as much a company's as S.A.", () => {
+    const rows: Row[] = [
+      [
+        ["Factura", 20],
+        ["Suministros Levante S.L.U.", 380],
+      ],
+      [["Avenida de la Constitución 167", 380]],
+      [["28013 Madrid", 380]],
+      [],
+      [["Suministros del Sur S.A.", 330]],
+      [["Calle Real 22", 330]],
+      [["28013 Madrid", 330]],
+    ];
+    const document = invoice([], rows);
+    assert.equal(customerField(document, "supplier.name"), "Suministros Levante S.L.U.");
+    assert.equal(customerField(document), "Suministros del Sur S.A.");
+  });
+
+  it("wins over a heading and table rows on the left, which are no address window", () => {
+    const rows: Row[] = [
+      ...SENDER,
+      [],
+      ...rightBlock,
+      [],
+      [["Amounts shown in EUR", 20]],
+      [],
+      [
+        ["Description", 20],
+        ["Qty", 300],
+        ["Price", 400],
+        ["Amount", 480],
+      ],
+      [
+        ["Licence 2024", 20],
+        ["1", 300],
+        ["200.00", 400],
+        ["200.00", 480],
+      ],
+      [
+        ["Support hours", 20],
+        ["2", 300],
+        ["50.00", 400],
+        ["100.00", 480],
+      ],
+      [],
+      [
+        ["Total", 300],
+        ["300.00", 480],
+      ],
+    ];
+    while (rows.length < 30) rows.push([]);
+    assert.equal(customerField(textDocument(rows, 600)), "Securibox SARL");
   });
 });

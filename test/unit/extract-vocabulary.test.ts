@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { resolveFields } from "../../src/catalog/lookup.js";
+import { extract } from "../../src/extract/index.js";
 import { LABELS } from "../../src/extract/labels.js";
 import { foldForMatching } from "../../src/extract/text.js";
 import { titlesFor } from "../../src/extract/vocabulary/titles.js";
+import { textDocument } from "../helpers/receipt-document.js";
 
 const ALL = [...titlesFor("type"), ...titlesFor("split"), ...titlesFor("header"), ...titlesFor("label")];
 
@@ -33,5 +36,57 @@ describe("document titles", () => {
     assert.ok(texts("split").includes("kwitansi"));
     assert.ok(texts("header").includes("invois cukai"));
     assert.ok(!texts("header").includes("storno"));
+  });
+});
+
+describe("total labels", () => {
+  it("reads 'Endsumme' as the total under net, shipping and tax lines", () => {
+    const rows: Array<Array<[string, number]>> = [
+      [
+        ["Muster Software GmbH", 20],
+        ["Rechnung RE1001", 400],
+      ],
+      [["Hauptstraße 4, 10115 Berlin", 20]],
+      [],
+      [
+        ["Bezeichnung", 20],
+        ["Menge", 300],
+        ["Gesamt €", 480],
+      ],
+      [
+        ["Suite Enterprise", 20],
+        ["1,00", 300],
+        ["84,95", 480],
+      ],
+      [
+        ["Suite Plus", 20],
+        ["1,00", 300],
+        ["719,40", 480],
+      ],
+      [],
+      [
+        ["Positionen netto", 200],
+        ["804,35 €", 480],
+      ],
+      [
+        ["Versandkosten netto", 200],
+        ["4,99 €", 480],
+      ],
+      [
+        ["Positionen USt. 19,00% auf 804,35 €", 200],
+        ["152,83 €", 480],
+      ],
+      [
+        ["Versandkosten USt. 19,00% auf 4,99 €", 200],
+        ["0,95 €", 480],
+      ],
+      [
+        ["Endsumme", 200],
+        ["962,12 €", 480],
+      ],
+    ];
+    while (rows.length < 30) rows.push([]);
+    const fields = extract(textDocument(rows, 600), resolveFields({ products: ["invoices"] }));
+    assert.equal(fields.find((f) => f.name === "invoice.total")?.value, "962.12");
   });
 });

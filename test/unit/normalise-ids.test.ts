@@ -59,6 +59,13 @@ describe("parseIban", () => {
     );
   });
 
+  it("accepts an IBAN whose mod-97 check holds where the country's inner account key does not", () => {
+    // FR: bank 12542, branch 54725, account 69854258746, RIB key 98 (the right key would be 60); IBAN check 20 holds.
+    assert.equal(parseIban("FR20 1254 2547 2569 8542 5874 698"), "FR2012542547256985425874698");
+    // The same account under check digits 76 fails mod 97: refused.
+    assert.equal(parseIban("FR76 1254 2547 2569 8542 5874 698"), null);
+  });
+
   it("rejects what is not one IBAN", () => {
     for (const text of ["DE88370400440532013000", "DE89 3704 0044", "IBAN DE89370400440532013000", "Hello world"]) {
       assert.equal(parseIban(text), null, text);

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { DocsiftError } from "../../src/domain/errors.js";
 import { POOL_ABORT, PoolFullError, WorkerCrashError, WorkerPool } from "../../src/workflows/threads/worker-pool.js";
+import { isRunning } from "../helpers/processes.js";
 
 type Task = { kind: "sleep-child" | "ping" | "allocate" | "exit" | "count" };
 type Result = { pid?: number; pong?: true; received?: number };
@@ -49,17 +50,6 @@ function threadScript(mode: "cooperative" | "stuck" | "exits"): URL {
       });
     `)}`,
   );
-}
-
-/** Whether `pid` is a running process (a zombie has ended: it only waits to be reaped). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
 }
 
 /** Pids of the `sleep 1000` children of this process (any thread's), from /proc. */

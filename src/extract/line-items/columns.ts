@@ -15,6 +15,10 @@ export interface Column {
   x0: number;
   x1: number;
   headerWords: Word[];
+  /** An amount no header word names: the rightmost money column taken for it (arithmetic-columns.ts checks it). */
+  guessed?: boolean;
+  /** An amount column no header cell stands over, placed where quantity x unit price falls on the rows. */
+  fromRows?: boolean;
 }
 
 export interface Header {
@@ -171,7 +175,10 @@ function assignRoles(matches: readonly Match[]): Column[] {
   if (!columns.some((c) => c.role === "amount")) {
     const money = columns.filter((c) => c.role === "unitPrice");
     const last = money[money.length - 1];
-    if (last !== undefined) last.role = "amount";
+    if (last !== undefined) {
+      last.role = "amount";
+      last.guessed = true;
+    }
   }
   return columns;
 }

@@ -2,12 +2,14 @@
  * Header mode: a table found by its header line, read row by row. A row starts where the amount column has a number;
  * a text line close under a row's description continues that description. Where the first row's figures stand on a
  * line of their own under its description (stacked rows), the table is read that way: text lines go to the row whose
- * figures follow them. Subtotal, total and tax lines end the table;
- * carried-forward lines and continuation notes end a page of it, and the table goes on at the next page's repeated
- * header, or without one at the first line that fits the same columns.
+ * figures follow them. A row whose figures' line holds no description (nothing, or a running number) takes the name
+ * printed above it, the lines under its figures staying its own (offset-rows.ts). Subtotal, total and tax lines end
+ * the table; carried-forward lines and continuation notes end a page of it, and the table goes on at the next page's
+ * repeated header, or without one at the first line that fits the same columns.
  */
 
 import type { LocaleHints } from "../normalise/locale.js";
+import { amountByArithmetic, sameAmount } from "./arithmetic-columns.js";
 import { hasCents } from "./cells.js";
 import { type Column, type Header, readHeaderBand } from "./columns.js";
 import { addChunk, cellText, type DraftRow } from "./draft.js";
@@ -37,6 +39,7 @@ import {
   upperCells,
 } from "./line-cells.js";
 import type { Chunk, VisualLine } from "./lines.js";
+import { claimLinesAbove, clearlyWidest, hangingLines, hangUnder, ownLinesFrom, type TextLine } from "./offset-rows.js";
 
 export interface ReadTable {
   header: Header;
@@ -71,8 +74,7 @@ function moveLeadingLines(
   ];
   const sorted = [...gaps].sort((a, b) => b - a);
   const widest = sorted[0] ?? 0;
-  const next = sorted[1] ?? 0;
-  if (widest < next * 1.25 || widest - next < line.height * 0.2) return;
+  if (!clearlyWidest(widest, sorted[1] ?? 0, line.height)) return;
   const at = gaps.indexOf(widest);
   if (at >= after.length) return;
   if (after.slice(0, at).some((l) => l.loose)) return;
@@ -121,6 +123,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     }
   }
   if (first === null) return null;
+  first = amountByArithmetic(first, pages[pageIndex] ?? [], start, hints);
   let columns = first.columns;
   const rows: DraftRow[] = [];
   let continuing = true;
@@ -132,6 +135,12 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
   const trailing = new Map<DraftRow, TrailingLine[]>();
   // Rows whose description has ended at a line of details ("Lieferdatum: ..."): later lines are no part of it.
   const noted = new Set<DraftRow>();
+  // Rows whose figures' line has no description took their name from above while lines hung under the row above: the
+  // lines under the last row's figures are its own too.
+  let hangs = false;
+  // A first row of bare figures right under the header (a code at most, no text above it): each row's description is
+  // printed under its figures ("1938 2 6.89 13.78" over "4\" ROLLER SET"), so no row takes the lines above it.
+  let descriptionsBelow = false;
   // How far a row's loose description lines reach below its last line: the table still runs there.
   const looseBelow = (row: DraftRow | undefined): number => {
     if (row === undefined) return 0;
@@ -162,6 +171,10 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     let rowGap = 0;
     let pageEnd: "page" | "table" | "gap" | null = null;
     let noteBottom: number | null = null;
+    // The text lines read since the last row's figures (or the header, whose foot is `linesFrom`): a row whose
+    // figures' line has no description takes its own from them.
+    let between: TextLine[] = [];
+    let linesFrom = lastBottom;
     for (let i = p === pageIndex ? start : 0; i < lines.length; i++) {
       const line = lines[i];
       if (line === undefined) continue;
@@ -172,11 +185,13 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         break;
       }
       if (header !== null) {
-        columns = keepColumns(columns, header.columns);
+        columns = keepColumns(columns, sameAmount(header, first).columns);
         inTable = true;
         headerSeen = true;
         lastBottom = header.line.box.y1;
         reach = lastBottom;
+        between = [];
+        linesFrom = lastBottom;
         pending = [];
         upper = new Map();
         upperBottom = null;
@@ -202,6 +217,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           // Brought forward at the top: the first row's description may start right under it.
           lastBottom = line.box.y1;
           reach = line.box.y1;
+          between = [];
+          linesFrom = line.box.y1;
           continue;
         }
         if (pageRows === 0 && rows.length === 0) continue;
@@ -238,7 +255,17 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         continue;
       }
       const description = cellText(cells, "description");
+      // Text lines with no figures; a line of a wrapped description's last figures ("28.12.2026") too.
+      const text =
+        amount === null
+          ? (upperCells(cells)?.get("description") ?? (descriptionOnly(cells) ? cells.get("description") : undefined))
+          : undefined;
+      if (text !== undefined) {
+        between.push({ chunks: text, y0: line.box.y0, y1: line.box.y1, height: line.height, keyed: keyValue(cells) });
+      }
       if (amount !== null) {
+        // A product's figures with no description beside them (nothing, or a running number): its name stands above.
+        const bare = codeOnly(description) && productFigures(cells);
         const lead = stacked === true ? cellText(upper, "description") : "";
         if (!inTable) {
           // Resuming without a header: the row must look like one (text and an amount with cents).
@@ -270,13 +297,30 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         };
         const previous = rows[rows.length - 1];
         if (stacked) takeUpper(cells, upper);
-        else if (pending.length > 0 && pageRows === 0 && line.box.y0 - pendingBottom < line.height * 2) {
-          const own = cells.get("description") ?? [];
-          cells.set("description", [...pending, ...own]);
-        } else if (pageRows > 0 && previous !== undefined) {
-          moveLeadingLines(previous, row, trailing.get(previous) ?? [], figuresBottom.get(previous), line);
+        // Which text lines above are the row's: a bare row's name over its figures; under stacked rows, not the
+        // lines hanging under the row above (all of them where the row has text of its own).
+        if (rows.length === 0 && bare && between.length === 0) descriptionsBelow = true;
+        const otherwise = pageRows === 0 ? "chain" : !bare ? "none" : stacked === true ? "all" : "nearest";
+        const claims =
+          !descriptionsBelow &&
+          (bare ? stacked !== true || pageRows > 0 : stacked === true && pageRows > 0 && !codeOnly(description));
+        const at = claims ? ownLinesFrom(between, linesFrom, line.box.y0, line.height, otherwise) : between.length;
+        const giveBack = claims && stacked === true && pageRows > 0;
+        const claimed =
+          claims &&
+          claimLinesAbove(row, pageRows > 0 ? previous : undefined, between, at, { giveBack, from: linesFrom });
+        if (giveBack && bare && at > 0 && at < between.length) hangs = true;
+        if (!stacked && !claimed) {
+          if (pending.length > 0 && pageRows === 0 && line.box.y0 - pendingBottom < line.height * 2) {
+            const own = cells.get("description") ?? [];
+            cells.set("description", [...pending, ...own]);
+          } else if (pageRows > 0 && previous !== undefined) {
+            moveLeadingLines(previous, row, trailing.get(previous) ?? [], figuresBottom.get(previous), line);
+          }
         }
         figuresBottom.set(row, line.box.y1);
+        between = [];
+        linesFrom = line.box.y1;
         pending = [];
         upper = new Map();
         upperBottom = null;
@@ -401,6 +445,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         break;
       }
     }
+    const last = rows[rows.length - 1];
+    if (hangs && pageRows > 0 && last !== undefined) hangUnder(last, hangingLines(between, linesFrom));
     if (pageEnd === "table") continuing = false;
     // A table that stopped at a wide gap goes on only at a repeated header on the next page.
     const next = pages[p + 1] ?? [];

@@ -2,17 +2,24 @@
  * Bank and tax identifiers -> compact upper case. IBAN and BIC checks come from ibantools; tax ids live in
  * `tax-id.ts` and are re-exported here so callers find every identifier in one place.
  */
-import { electronicFormatIBAN, isValidBIC, isValidIBAN } from "ibantools";
+import { electronicFormatIBAN, isValidBIC, ValidationErrorsIBAN, validateIBAN } from "ibantools";
 import { trimEdges } from "./trim.js";
 
 export { type ParsedTaxId, parseTaxId } from "./tax-id.js";
 
-/** IBANs are printed in groups of four separated by spaces (sometimes dashes or dots); the check digits decide. */
+/**
+ * IBANs are printed in groups of four separated by spaces (sometimes dashes or dots); the country's length and format
+ * and the IBAN's own check digits (mod 97, which catches every misread digit) decide. A country's national check
+ * digits inside the account number (France's RIB key, Belgium's, Spain's...) are no part of the IBAN standard: an
+ * IBAN whose mod-97 check holds is printed as it is, even where that inner key does not (example and test accounts).
+ */
 export function parseIban(text: string): string | null {
   const cleaned = trimEdges(text);
   if (!/^[A-Za-z]{2}\d{2}[A-Za-z0-9 .-]{8,40}$/.test(cleaned)) return null;
   const compact = electronicFormatIBAN(cleaned.replace(/[.-]/g, ""));
-  return compact !== null && isValidIBAN(compact) ? compact : null;
+  if (compact === null) return null;
+  const { errorCodes } = validateIBAN(compact);
+  return errorCodes.every((code) => code === ValidationErrorsIBAN.WrongAccountBankBranchChecksum) ? compact : null;
 }
 
 /**

@@ -19,6 +19,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { DocsiftError, ERROR_STATUS, type ErrorCode } from "../../domain/errors.js";
+import { killAndAwait } from "./kill-processes.js";
 
 /** Messages a pool thread posts back; `event`s are progress reports for the task in flight. */
 export type WorkerReply<TResult, TEvent> =
@@ -109,17 +110,6 @@ function startThread(script: URL, maxHeapMb: number | undefined, workerData: unk
   return new Worker(code, { eval: true, resourceLimits, workerData });
 }
 
-/** SIGKILL each pid; one that already ended is no error. */
-function killAll(pids: Iterable<number>): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // ESRCH: it ended between its last report and now.
-    }
-  }
-}
-
 function abortReason(signal: AbortSignal | undefined): Error {
   return signal?.reason instanceof Error ? signal.reason : new Error("the task was cancelled");
 }
@@ -132,7 +122,7 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
   readonly size: number;
   private readonly slots = new Set<Slot<TTask, TResult>>();
   private readonly backlog: PendingTask<TTask, TResult>[] = [];
-  /** Cuts in progress: close() waits for them so no child process outlives the pool. */
+  /** Cuts and crashes in progress: close() waits for them so no child process outlives the pool. */
   private readonly cuts = new Set<Promise<void>>();
   private closed = false;
 
@@ -267,9 +257,12 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
     if (!this.slots.delete(slot)) return;
     const hadTask = slot.current !== undefined;
     clearTimeout(slot.timer);
-    killAll(slot.children);
-    slot.current?.reject(err);
+    const pending = slot.current;
     slot.current = undefined;
+    // The task rejects once its children have ended, so a caller that sees the rejection finds none left running.
+    const ended = killAndAwait(slot.children).then(() => pending?.reject(err));
+    this.cuts.add(ended);
+    void ended.finally(() => this.cuts.delete(ended));
     void slot.worker.terminate();
     if (this.closed) return;
     // A thread that dies with no task running failed to start (e.g. its module does not load): respawning at once
@@ -301,7 +294,7 @@ export class WorkerPool<TTask, TResult, TEvent = never> {
         };
         slot.worker.postMessage(POOL_ABORT);
       });
-      killAll(slot.children);
+      await killAndAwait(slot.children);
       await slot.worker.terminate();
       slot.current = undefined;
       pending.reject(err);

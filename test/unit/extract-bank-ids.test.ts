@@ -1,0 +1,49 @@
+/**
+ * Bank identifiers on a page: an IBAN whose mod-97 check holds is read even where its national account key does not
+ * (example accounts), and an unlabelled word of eight capitals beside it is a BIC only when it names the IBAN's country
+ * ("PAIEMENT" reads as a BIC of Montenegro, "ME"). Pages are built here, not taken from a corpus.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { resolveFields } from "../../src/catalog/lookup.js";
+import { extract } from "../../src/extract/index.js";
+import { textDocument } from "../helpers/receipt-document.js";
+
+type Row = Array<[string, number]>;
+
+function bankFields(paymentRows: Row[]): { iban: unknown; bic: unknown } {
+  const rows: Row[] = [
+    [
+      ["LE FOURNISSEUR SARL", 20],
+      ["FACTURE", 400],
+    ],
+    [["35 rue d'ici, 75018 Paris", 20]],
+    [],
+    [
+      ["Total TTC", 300],
+      ["110,00", 480],
+    ],
+    [],
+    ...paymentRows,
+  ];
+  while (rows.length < 30) rows.push([]);
+  const fields = extract(textDocument(rows, 600), resolveFields({ products: ["invoices"] }));
+  const value = (name: string) => fields.find((f) => f.name === name)?.value ?? null;
+  return { iban: value("payment.iban"), bic: value("payment.bic") };
+}
+
+describe("bank identifiers beside an IBAN", () => {
+  it("reads the IBAN and no BIC from a payment-method word of eight capitals beside it", () => {
+    const got = bankFields([
+      [["MOYEN DE PAIEMENT : VIREMENT", 300]],
+      [["COMPTE :", 300]],
+      [["IBAN : FR20 1254 2547 2569 8542 5874 698", 300]],
+    ]);
+    assert.deepEqual(got, { iban: "FR2012542547256985425874698", bic: null });
+  });
+
+  it("reads an unlabelled BIC of the IBAN's country beside it", () => {
+    const got = bankFields([[["IBAN : FR20 1254 2547 2569 8542 5874 698", 300]], [["BNPAFRPP", 300]]]);
+    assert.deepEqual(got, { iban: "FR2012542547256985425874698", bic: "BNPAFRPP" });
+  });
+});

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { extractLineItems } from "../../src/extract/line-items/index.js";
+import { localeHints } from "../../src/extract/normalise/locale.js";
+import { type Cell, left as leftCell, right as rightCell, tableDocument, tablePage } from "../helpers/table-page.js";
+
+const en = { locale: localeHints("en-GB") };
+const de = { locale: localeHints("de-DE") };
+
+const left = (text: string, x0: number): Cell => leftCell(text, x0, 0.007);
+const right = (text: string, x1: number): Cell => rightCell(text, x1, 0.007);
+
+describe("extractLineItems: the amount column told by the rows' arithmetic", () => {
+  it("reads the rightmost column as the amount under a header word it does not know", () => {
+    const lines: Cell[][] = [
+      [left("Description", 0.1), right("Qty", 0.55), right("Unit price", 0.7), right("Extension", 0.9)],
+      [left("Website maintenance", 0.1), right("2", 0.55), right("120.00", 0.7), right("240.00", 0.9)],
+      [left("Cloud hosting", 0.1), right("3", 0.55), right("25.50", 0.7), right("76.50", 0.9)],
+      [left("Network cable CAT6", 0.1), right("10", 0.55), right("4.99", 0.7), right("49.90", 0.9)],
+      [left("Subtotal", 0.6), right("366.40", 0.9)],
+    ];
+    const table = extractLineItems(tableDocument(tablePage(1, lines)), { ...en, subtotal: "366.40" });
+    assert.ok(table);
+    assert.deepEqual(
+      table.rows.map((r) => [r.description, r.quantity, r.unitPrice, r.amount]),
+      [
+        ["Website maintenance", "2", "120.00", "240.00"],
+        ["Cloud hosting", "3", "25.50", "76.50"],
+        ["Network cable CAT6", "10", "4.99", "49.90"],
+      ],
+    );
+    assert.equal(table.checks.sumCheck?.closes, true);
+  });
+
+  it("reads a column with no header over it as the amount, on a repeated header's page too", () => {
+    const header: Cell[] = [left("Bezeichnung", 0.1), right("Menge", 0.55), right("Einzelpreis", 0.7)];
+    const page1: Cell[][] = [
+      header,
+      [left("Projektmanagement", 0.1), right("4", 0.55), right("95,00", 0.7), right("380,00", 0.9)],
+      [left("Netzwerkkabel", 0.1), right("12", 0.55), right("3,50", 0.7), right("42,00", 0.9)],
+    ];
+    const page2: Cell[][] = [
+      header,
+      [left("Wartung", 0.1), right("1", 0.55), right("150,00", 0.7), right("150,00", 0.9)],
+      [left("Zwischensumme", 0.6), right("572,00", 0.9)],
+    ];
+    const table = extractLineItems(tableDocument(tablePage(1, page1), tablePage(2, page2)), {
+      ...de,
+      subtotal: "572.00",
+    });
+    assert.ok(table);
+    assert.deepEqual(
+      table.rows.map((r) => [r.description, r.unitPrice, r.amount]),
+      [
+        ["Projektmanagement", "95.00", "380.00"],
+        ["Netzwerkkabel", "3.50", "42.00"],
+        ["Wartung", "150.00", "150.00"],
+      ],
+    );
+  });
+
+  it("keeps the rightmost priced column as the amount where nothing right of it closes the rows", () => {
+    const lines: Cell[][] = [
+      [left("Description", 0.1), right("Qty", 0.55), right("Price", 0.9)],
+      [left("Website maintenance", 0.1), right("2", 0.55), right("240.00", 0.9)],
+      [left("Cloud hosting", 0.1), right("3", 0.55), right("76.50", 0.9)],
+    ];
+    const table = extractLineItems(tableDocument(tablePage(1, lines)), en);
+    assert.ok(table);
+    assert.deepEqual(
+      table.rows.map((r) => [r.quantity, r.unitPrice, r.amount]),
+      [
+        ["2", null, "240.00"],
+        ["3", null, "76.50"],
+      ],
+    );
+  });
+});
