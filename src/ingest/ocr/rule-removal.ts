@@ -78,7 +78,7 @@ function levels(data: Uint8Array): { paper: number; ink: number } {
  * Height of the text's tall strokes: the 90th percentile length of the vertical ink runs no longer than a glyph could
  * be (MAX_STROKE_SHARE of the width), sampled every other column. 0 on a page without ink.
  */
-export function tallStroke(mask: Uint8Array, width: number, height: number): number {
+function tallStroke(mask: Uint8Array, width: number, height: number): number {
   const longest = Math.max(8, Math.round(MAX_STROKE_SHARE * width));
   const counts = new Uint32Array(longest + 1);
   let total = 0;
@@ -285,6 +285,3 @@ export function removeRules(image: GreyImage, options: { shading?: boolean } = {
   }
   return { image: { width, height, data: out }, horizontal, vertical };
 }
-
-/** removeRules' image alone, shading kept (what measured best: see the file's comment). */
-export const withoutRules = (image: GreyImage): GreyImage => removeRules(image).image;

@@ -9,20 +9,22 @@ import { readFile } from "node:fs/promises";
 const POLL_MS = 5;
 const DEFAULT_BOUND_MS = 2000;
 
-/** Whether `pid` still runs: false once it is gone or a zombie. Where /proc is absent, `kill(pid, 0)` answers. */
+/** Whether `pid` still runs: false once it is gone or a zombie (read from /proc; elsewhere `kill(pid, 0)` answers). */
 async function stillRunning(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state !== "Z" && state !== "X";
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT" || process.platform === "linux") return false;
+  if (process.platform !== "linux") {
     try {
       process.kill(pid, 0);
       return true;
     } catch {
       return false;
     }
+  }
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
   }
 }
 
