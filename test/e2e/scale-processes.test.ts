@@ -85,6 +85,14 @@ const worker = (name: string): Promise<Proc> => start(name, ["worker"], "docsift
 const finalisedBy = (proc: Proc): string[] =>
   proc.logs.filter((l) => l.msg === "file finalised" && l.fileId).map((l) => String(l.fileId));
 
+/**
+ * A worker logs "file finalised" after the commit an API already serves: its log line may still be in the pipe when
+ * the result is read. Waits (10 s at most) until `logged()` holds.
+ */
+async function untilLogged(logged: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !logged(); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
 /** Retries through connection errors and 5xx (PostgreSQL restarting) until `done` or the deadline. */
 async function persist<T extends JsonResponse>(call: () => Promise<T>, done: (r: T) => boolean): Promise<T> {
   const deadline = Date.now() + 90_000;
@@ -163,6 +171,7 @@ test("2 APIs + 2 workers: spread uploads, kill -9 a worker, restart PostgreSQL",
   accepted.push(...ids);
   const bodies = await Promise.all(ids.map((id, i) => finalResult(apis[(i + 1) % 2]!, token, id)));
   for (const [i, body] of bodies.entries()) assert.ok(JSON.stringify(body).includes(`SC-${i}`), `result ${i}`);
+  await untilLogged(() => finalisedBy(w1).length + finalisedBy(w2).length >= ids.length);
   assert.ok(finalisedBy(w1).length > 0 && finalisedBy(w2).length > 0, "both workers took jobs");
 
   // kill -9 mid-job: with worker-2 drained away, worker-1 takes the scan; kill it once the scan runs and start
@@ -181,6 +190,7 @@ test("2 APIs + 2 workers: spread uploads, kill -9 a worker, restart PostgreSQL",
   await w1.exited;
   const w3 = await worker("worker-3");
   const scanResult = await finalResult(apiB, token, scanId);
+  await untilLogged(() => finalisedBy(w3).includes(scanId));
   assert.deepEqual(finalisedBy(w3), [scanId], "the killed worker's job finished on the other worker");
   assert.deepEqual(await finalResult(apiA, token, scanId), scanResult, "both APIs serve the same result");
   const [scanRow] = await query<{ attempts: number; interruptions: number }>(
@@ -205,11 +215,8 @@ test("2 APIs + 2 workers: spread uploads, kill -9 a worker, restart PostgreSQL",
   );
   accepted.push(...secondBatch);
   await Promise.all(secondBatch.map((id, i) => finalResult(apis[(i + 1) % 2]!, token, id)));
-  // A worker logs "file finalised" after the commit an API already serves: its log line may still be in the pipe.
   const expected = afterCount.w3 + afterCount.w4 + secondBatch.length;
-  for (let i = 0; i < 100 && finalisedBy(w3).length + finalisedBy(w4).length < expected; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilLogged(() => finalisedBy(w3).length + finalisedBy(w4).length >= expected);
   assert.ok(
     finalisedBy(w3).length + finalisedBy(w4).length >= expected,
     `workers keep processing after the restart: ${finalisedBy(w3).length + finalisedBy(w4).length} of ${expected}`,
