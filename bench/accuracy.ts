@@ -3,8 +3,9 @@
  * With `--folds K --group source [--seed N] [--fields]` it prints instead the out-of-sample figures of the learned
  * rankers beside in-sample and hand-set ones, over every corpus (bench/kfold.ts).
  *   npm run bench:accuracy -- LABELS.jsonl [--with-locale] [--strip-attachments] [--limit N] [--concurrency N] [--chunk N] [--json OUT]
- * --strip-attachments re-renders each PDF with `pdftocairo -pdf` (which keeps pages, not embedded files) into
- * bench/out/stripped/ first: the page-extraction figure of an e-invoice corpus beside its XML figure.
+ * --strip-attachments copies each PDF's pages as they are, without its embedded files (`qpdf --empty --pages`,
+ * bench/strip-attachments.ts), into bench/out/stripped/ first: the page-extraction figure of an e-invoice corpus
+ * beside its XML figure.
  * Files in the labels are relative to the labels file's folder. Documents are grouped by product (and by locale with
  * --with-locale, which passes each label line's "locale" as --locale) and run in chunks, several CLI processes at once.
  */

@@ -122,6 +122,17 @@ const NUMBERED: ReadonlySet<LabelRole> = new Set<LabelRole>([
 
 /** Currency words between a label and its amount ("Total (RM) 12.00", "Summe EUR 5,00") say nothing about the role. */
 const SKIPPED = new Set(["rm", "eur", "usd", "sgd", "myr", "gbp", "chf", "aud", "nzd", "cad"]);
+/** "Steuerbetrag in EUR 70,00", "Montant en €": the preposition before a currency belongs to it, not to the label. */
+const CURRENCY_IN = new Set(["in", "en", "em", "im", "dalam"]);
+
+/**
+ * Whether the word printed right after left word `k` (the left words run nearest first, so at `k - 1` there) is a
+ * currency code or a sign folding leaves empty ("€").
+ */
+function currencyAfter(all: readonly LeftWord[], k: number): boolean {
+  const word = all[k - 1];
+  return word !== undefined && (word.text === "" || SKIPPED.has(word.text));
+}
 const INCLUDING = new Set([
   "incl",
   "inclusive",
@@ -209,7 +220,9 @@ function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
  * reading has a head label.
  */
 function matchBackwards(all: LeftWord[]): LabelHit | null {
-  const words = all.filter((w) => w.text !== "" && !SKIPPED.has(w.text));
+  const words = all.filter(
+    (w, k) => w.text !== "" && !SKIPPED.has(w.text) && !(CURRENCY_IN.has(w.text) && currencyAfter(all, k)),
+  );
   const exact = matchQualified(words);
   const corrected = correctedWords(words);
   const fixed = corrected ? matchQualified(corrected) : { head: null, fallback: null, qualified: false };

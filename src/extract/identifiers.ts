@@ -11,7 +11,7 @@ import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
 import type { Alternative } from "./model/ranker.js";
 import { parseCurrency } from "./normalise/currency.js";
-import { parseBic, parseBsb, parseIban, parseTaxId } from "./normalise/ids.js";
+import { parseBic, parseBsb, parseIban, parseTaxId, withLostPrefixLetter } from "./normalise/ids.js";
 import type { LocaleHints } from "./normalise/locale.js";
 import { parseTime } from "./normalise/time.js";
 
@@ -157,7 +157,8 @@ function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TaxIdScore
     6,
     (text) => (text.match(/\d/g) ?? []).length >= 6 && text.length <= 30,
     (span) => {
-      const parsed = parseTaxId(span.text);
+      const read = span.words.some((w) => w.source === "ocr");
+      const parsed = parseTaxId(span.text) ?? (read ? withLostPrefixLetter(span.text) : null);
       if (!parsed) return null;
       const labels = labelsOf(layout, span);
       const own = roleStrength(labels, ["taxId"]);

@@ -1607,6 +1607,9 @@ function domainNamedParty(layout: Layout, customerWords: ReadonlySet<number>): P
             }
           }
         }
+        // Without a legal form, the domain names the line only when it is the whole line: "SELLER TRADE NAME" beside
+        // "moi@seller.com" is not the company "SELLER".
+        if (last === end && end < seg.words.length) break;
         const words = seg.words.slice(0, last);
         const value = collapseSpaces(words.map((w) => w.text).join(" ")).replace(/[,;]$/, "");
         return {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { resolveFields } from "../../src/catalog/lookup.js";
 import { extract } from "../../src/extract/index.js";
-import { textDocument } from "../helpers/receipt-document.js";
+import { receipt, textDocument } from "../helpers/receipt-document.js";
 
 type Row = Array<[string, number]>;
 
@@ -45,5 +45,36 @@ describe("bank identifiers beside an IBAN", () => {
   it("reads an unlabelled BIC of the IBAN's country beside it", () => {
     const got = bankFields([[["IBAN : FR20 1254 2547 2569 8542 5874 698", 300]], [["BNPAFRPP", 300]]]);
     assert.deepEqual(got, { iban: "FR2012542547256985425874698", bic: "BNPAFRPP" });
+  });
+});
+
+describe("VAT ids read by OCR", () => {
+  it("restores the supplier's FR prefix whose first letter OCR lost, over the customer's whole VAT id", () => {
+    const rows: Array<Array<[string, number]>> = [
+      [
+        ["LE FOURNISSEUR", 10],
+        ["FACTURE F20260025", 210],
+      ],
+      [
+        ["35 rue d'ici", 10],
+        ["CLIENT :", 210],
+      ],
+      [
+        ["75018 PARIS", 10],
+        ["LE CLIENT", 210],
+      ],
+      [["58 rue de la mer", 210]],
+      [["06000 NICE", 210]],
+      [["TVA FR05987654321", 210]],
+      [],
+      [["N° TVA intra : R 11 123 456 782", 10]],
+      [],
+      [
+        ["TOTAL TTC", 200],
+        ["110,00", 330],
+      ],
+    ];
+    const fields = extract(receipt(rows), resolveFields({ products: ["invoices"] }));
+    assert.equal(fields.find((f) => f.name === "supplier.taxId")?.value, "FR11123456782");
   });
 });

@@ -126,6 +126,11 @@ describe("a seller named only by its domain", () => {
     );
     assert.equal(got.get("supplier.name"), "Lumen Works GmbH & Co. KG");
   });
+
+  it("does not cut a line to the word the domain spells when no legal form closes it", () => {
+    const got = fields(page([...rows("www.lumenworks.io"), [["Lumenworks trade name", 20]]]));
+    assert.equal(got.get("supplier.name"), "lumenworks.io");
+  });
 });
 
 describe("totals and amounts due", () => {

@@ -89,4 +89,73 @@ describe("total labels", () => {
     const fields = extract(textDocument(rows, 600), resolveFields({ products: ["invoices"] }));
     assert.equal(fields.find((f) => f.name === "invoice.total")?.value, "962.12");
   });
+
+  it("reads 'Steuerbetrag in EUR' as the tax label: the preposition goes with the currency", () => {
+    const rows: Array<Array<[string, number]>> = [
+      [
+        ["Muster Handel GmbH", 20],
+        ["Rechnung RE2002", 400],
+      ],
+      [["Hauptstraße 4, 10115 Berlin", 20]],
+      [],
+      [
+        ["Abschlag Rechnungsrabatt", 20],
+        ["280,00", 200],
+        ["19 % UST (S)", 300],
+        ["-5,60", 480],
+      ],
+      [
+        ["Abschlag Rechnungsrabatt", 20],
+        ["130,70", 200],
+        ["7 % UST (S)", 300],
+        ["-2,61", 480],
+      ],
+      [
+        ["Abschlag Rechnungsrabatt", 20],
+        ["280,00", 200],
+        ["19 % UST (S)", 300],
+        ["-2,50", 480],
+      ],
+      [
+        ["Abschlag Rechnungsrabatt", 20],
+        ["130,70", 200],
+        ["7 % UST (S)", 300],
+        ["-0,50", 480],
+      ],
+      [
+        ["Transportkosten", 20],
+        ["19 % UST (S)", 300],
+        ["3,00", 480],
+      ],
+      [],
+      [
+        ["Positionssumme", 250],
+        ["457,20", 480],
+      ],
+      [
+        ["Gesamtbetrag der Zuschläge", 250],
+        ["3,00", 480],
+      ],
+      [
+        ["Gesamtbetrag der Abschläge", 250],
+        ["-11,21", 480],
+      ],
+      [
+        ["Rechnungssumme ohne USt.", 250],
+        ["448,99", 480],
+      ],
+      [
+        ["Steuerbetrag in", 250],
+        ["EUR", 400],
+        ["70,00", 480],
+      ],
+      [
+        ["Bruttosumme", 250],
+        ["518,99", 480],
+      ],
+    ];
+    while (rows.length < 30) rows.push([]);
+    const fields = extract(textDocument(rows, 600), resolveFields({ products: ["invoices"] }));
+    assert.equal(fields.find((f) => f.name === "invoice.tax")?.value, "70.00");
+  });
 });

@@ -101,6 +101,17 @@ describe("parseAmount: property", () => {
     );
   });
 
+  it("reads typographic hyphens and minus signs before or after the figure as a minus", () => {
+    for (const sign of ["\u2010", "\u2011", "\u2012", "\u2013", "\u2212", "\ufe63", "\uff0d"]) {
+      assert.equal(
+        parseAmount(`${sign}8,79`, { decimalSeparator: "," })?.text,
+        "-8.79",
+        `U+${sign.codePointAt(0)?.toString(16)}`,
+      );
+      assert.equal(parseAmount(`8,79${sign}`, { decimalSeparator: "," })?.text, "-8.79");
+    }
+  });
+
   it("on any string of number-ish characters it returns null or a well-formed amount, never throws", () => {
     const chars = fc.constantFrom(..."0123456789.,' -()€$RMEURkrOl%\u00a0".split(""));
     fc.assert(

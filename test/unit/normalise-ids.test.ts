@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { composeIBAN, friendlyFormatIBAN } from "ibantools";
-import { parseBic, parseBsb, parseIban, parseTaxId } from "../../src/extract/normalise/ids.js";
+import { parseBic, parseBsb, parseIban, parseTaxId, withLostPrefixLetter } from "../../src/extract/normalise/ids.js";
 
 fc.configureGlobal({ numRuns: Number(process.env.FC_NUM_RUNS ?? 100) });
 
@@ -122,6 +122,20 @@ describe("parseTaxId", () => {
   it("refuses numbers that name no tax scheme", () => {
     for (const text of ["123456789", "Rechnung", "DE12", "12/34/56", "123456789012", "2024-04-03", "W10180832000008"]) {
       assert.equal(parseTaxId(text), null, text);
+    }
+  });
+});
+
+describe("withLostPrefixLetter", () => {
+  it("restores the one country prefix holding the letter read whose checksum the digits pass", () => {
+    assert.deepEqual(withLostPrefixLetter("R 11 123 456 782"), { value: "FR11123456782", country: "FR", valid: true });
+    assert.deepEqual(withLostPrefixLetter("F 11 123 456 782"), { value: "FR11123456782", country: "FR", valid: true });
+    assert.deepEqual(withLostPrefixLetter("E136695976"), { value: "DE136695976", country: "DE", valid: true });
+  });
+
+  it("restores nothing when no prefix passes, when only a scheme without checksum would, or from a whole id", () => {
+    for (const text of ["R 12 345 678 901", "E 123 456 789", "FR 11 123 456 782", "11 123 456 782", "R 11"]) {
+      assert.equal(withLostPrefixLetter(text), null, text);
     }
   });
 });

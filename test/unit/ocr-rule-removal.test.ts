@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import sharp from "sharp";
-import { removeRules } from "../../src/ingest/ocr/rule-removal.js";
+import { officePageWithoutRules, removeRules } from "../../src/ingest/ocr/rule-removal.js";
 import type { GreyImage } from "../../src/ingest/pgm.js";
 
 const WIDTH = 1000;
@@ -98,6 +98,38 @@ describe("removeRules", () => {
     assert.ok(darkIn(image, { x0: 695, y0: 298, x1: 760, y1: 302 }) > 0, "the crossings are kept");
   });
 
+  it("whitens the short sides of a one-line box, and keeps its text and the letters' own strokes", async () => {
+    // The box is 28 px tall: its sides are shorter than a vertical rule must be, but they join its top and bottom.
+    const boxed =
+      '<rect x="100" y="400" width="400" height="28" fill="none" stroke="#000" stroke-width="3"/>' +
+      `<text x="110" y="421" font-family="DejaVu Sans, sans-serif" font-size="16" fill="#000">Date d'échéance : 02/03/2026</text>` +
+      `<text x="40" y="100" ${TEXT}>lll Il|l 1234 ffff</text>`;
+    const before = await grey(page(boxed));
+    const { image } = removeRules(before);
+    for (const [x, y] of [
+      [100, 414],
+      [500, 414],
+    ] as const) {
+      assert.ok(at(before, x, y) < 100, `(${x}, ${y}) is on a side: ${at(before, x, y)}`);
+      assert.ok(at(image, x, y) >= 240, `(${x}, ${y}) still dark: ${at(image, x, y)}`);
+    }
+    const text = { x0: 106, y0: 404, x1: 494, y1: 425 };
+    assert.ok(darkIn(image, text) >= 0.97 * darkIn(before, text));
+    const strokes = { x0: 35, y0: 70, x1: 400, y1: 110 };
+    assert.equal(darkIn(image, strokes), darkIn(before, strokes));
+  });
+
+  it("leaves no grey dashes along a tilted rule (they read as a row of dots)", async () => {
+    const before = await grey(page(TABLE));
+    const { image } = removeRules(before);
+    let darkest = 255;
+    let where = "";
+    for (let x = 60; x < 940; x++)
+      for (let y = 414; y < 431; y++)
+        if (at(image, x, y) < darkest) [darkest, where] = [at(image, x, y), `(${x}, ${y})`];
+    assert.ok(darkest >= 200, `${where} left at grey ${darkest}`);
+  });
+
   it("leaves a page of text without rules as it is (the same image)", async () => {
     const lines = Array.from(
       { length: 10 },
@@ -112,5 +144,31 @@ describe("removeRules", () => {
   it("leaves a blank page as it is", () => {
     const blank: GreyImage = { width: 200, height: 200, data: new Uint8Array(200 * 200).fill(250) };
     assert.equal(removeRules(blank).image, blank);
+  });
+});
+
+describe("officePageWithoutRules", () => {
+  /** A page `width` x `height` with one long rule across it and lines of text under it. */
+  const ruled = (width: number, height: number) =>
+    grey(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+        `<rect width="${width}" height="${height}" fill="#fff"/>` +
+        `<line x1="20" y1="200" x2="${width - 20}" y2="200" stroke="#000" stroke-width="3"/>` +
+        Array.from({ length: 12 }, (_, i) => `<text x="30" y="${260 + 40 * i}" ${TEXT}>Item ${i} 12,50</text>`).join(
+          "",
+        ) +
+        "</svg>",
+    );
+
+  it("takes the rules out of an office page (A4 or shorter)", async () => {
+    const a4 = await ruled(700, 990);
+    const out = officePageWithoutRules(a4);
+    assert.notEqual(out, a4);
+    assert.ok(at(out, 350, 200) >= 240);
+  });
+
+  it("leaves a receipt (a strip taller than A4) as it is", async () => {
+    const strip = await ruled(500, 1200);
+    assert.equal(officePageWithoutRules(strip), strip);
   });
 });

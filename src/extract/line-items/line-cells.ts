@@ -9,6 +9,7 @@ import type { LocaleHints } from "../normalise/locale.js";
 import { moneyCell, priceCell, quantityCell } from "./cells.js";
 import { type Column, columnOf } from "./columns.js";
 import { addChunk, cellText } from "./draft.js";
+import { foldWord } from "./fold.js";
 import { type ColumnRole, rolesOf, startsWithStop } from "./headers.js";
 import { boxOf, type Chunk, type VisualLine } from "./lines.js";
 
@@ -64,9 +65,15 @@ function labelBeforeAmount(line: VisualLine, hints: LocaleHints): string[] {
   return label === undefined || !/\p{L}/u.test(label.text) ? [] : label.folded.filter((w) => w !== "");
 }
 
+/** A page number line: "Página 1 de 2", "Page 2 of 3", "Seite 1/2" (its first word a page word, PAGE_STOP). */
+const PAGE_NUMBER = /^(\p{L}+)\.?\s*\d{1,3}\s*(?:\/|\p{L}{1,3}\.?)\s*\d{1,3}$/u;
+
 export function stopOf(line: VisualLine, cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): StopKind {
   // Nothing of the line in the table's cells (labelled figures of a row, "(Netto): 120,72"): no total.
   if ([...cells.values()].every((chunks) => chunks.length === 0)) return null;
+  // A page number OCR read as words apart ("Página" | "1 de 2"): the page's foot, its last figure no amount.
+  const numbered = PAGE_NUMBER.exec(line.chunks.map((c) => c.text).join(" "));
+  if (numbered !== null && PAGE_STOP.test(foldWord(numbered[1] ?? ""))) return "page";
   let label = labelWords(line, hints);
   if (!startsWithStop(label)) {
     // "Taxe  Base  Montant      Total HT  -218,48": another block's words on the left, the total's label at the amount.
@@ -121,7 +128,8 @@ export function noteAcross(cells: ReadonlyMap<ColumnRole, Chunk[]>, columns: rea
  * "Order no : 12", "* Packages: 4".
  */
 export function keyValue(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
-  const text = (cells.get("description") ?? [])[0]?.text ?? "";
+  // The line's text, not its first chunk: OCR may read the label's words apart ("Pedido" | "n.°:" | "R648940").
+  const text = (cells.get("description") ?? []).map((c) => c.text).join(" ");
   return /^(?:[*•·–-]\s*)?\p{L}[^\s:]*(?:\s[^\s:]+){0,2}\s?:(?:\s|$)/u.test(text);
 }
 

@@ -65,6 +65,19 @@ function splitsNumbers(left: Word, right: Word): boolean {
   );
 }
 
+/** The label of a bracketed figure, as a word: "(Sconto:", "(Netto):"; a code in brackets ("(RE)") is none. */
+const BRACKET_LABEL = /^\(\p{L}[\p{L}.]*\)?:$/u;
+/** The figure after such a label: "48,63)", "694,03". */
+const BRACKET_FIGURE = /^[-+]?\d[\d.,]*\)?$/;
+
+/**
+ * Whether two words stand in one labelled figure printed in brackets ("(Sconto:" "48,63)", "(Netto):" "694,03"),
+ * however wide OCR reads the space between them: a label and its figure, never two column cells.
+ */
+function bracketedFigure(left: Word, right: Word): boolean {
+  return BRACKET_LABEL.test(left.text) && BRACKET_FIGURE.test(right.text);
+}
+
 function chunksOf(words: readonly Word[], height: number, aspect: number): Chunk[] {
   const chunks: Chunk[] = [];
   let current: Word[] = [];
@@ -81,9 +94,14 @@ function chunksOf(words: readonly Word[], height: number, aspect: number): Chunk
   for (const word of words) {
     const last = current[current.length - 1];
     // Word spacing is about a third of the text height; column gaps are wider than a text height.
-    if (last !== undefined && ((word.box.x0 - last.box.x1) * aspect > height * 0.85 || splitsNumbers(last, word))) {
-      flush();
-    }
+    // A bracketed label and its figure stay one cell ("(Netto): 694,03"); a number before such a label ends its cell
+    // ("8 (Sconto: 128,88)"): the label opens a detail beside it.
+    const apart =
+      last !== undefined &&
+      (((word.box.x0 - last.box.x1) * aspect > height * 0.85 && !bracketedFigure(last, word)) ||
+        splitsNumbers(last, word) ||
+        (NUMBER_WORD.test(last.text) && BRACKET_LABEL.test(word.text)));
+    if (apart) flush();
     current.push(word);
   }
   flush();
@@ -172,6 +190,16 @@ export function visualLines(page: Page): VisualLine[] {
     const height = median(line.map((w) => w.box.y1 - w.box.y0));
     return { page: page.pageNum, index, words: line, chunks: chunksOf(line, height, aspect), box: boxOf(line), height };
   });
+}
+
+/**
+ * The height that gaps ending a table are measured in: a text layer's line height; on a scan the line's whole box
+ * (ascenders to descenders, up to half again its words' median), since OCR boxes hug the glyphs and the words' median
+ * is nearer an x-height than the font's ascent to descent the text layer gives every word.
+ */
+export function gapUnit(line: VisualLine): number {
+  if (line.words[0]?.source !== "ocr") return line.height;
+  return Math.max(line.height, Math.min(line.box.y1 - line.box.y0, line.height * 1.5));
 }
 
 /**

@@ -38,7 +38,7 @@ import {
   titlesAcross,
   upperCells,
 } from "./line-cells.js";
-import type { Chunk, VisualLine } from "./lines.js";
+import { type Chunk, gapUnit, type VisualLine } from "./lines.js";
 import { claimLinesAbove, clearlyWidest, hangingLines, hangUnder, ownLinesFrom, type TextLine } from "./offset-rows.js";
 
 export interface ReadTable {
@@ -147,6 +147,9 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     const last = (trailing.get(row) ?? []).at(-1);
     return last?.loose === true ? Math.max(0, last.y1 - row.bottom) : 0;
   };
+  // The widest gap seen between two rows on a page: a table whose rows stand far apart goes on past as wide a gap, on
+  // the pages after too (a page's first rows have no gap of their own to go by).
+  let rowGap = 0;
   for (let p = pageIndex; p < pages.length && continuing; p++) {
     const lines = pages[p] ?? [];
     // On a later page the table resumes at a repeated header, or at the first row that fits the columns.
@@ -167,17 +170,18 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     // A line with a description and figures but no amount, whose amount may stand on the line right under it.
     let awaiting: { cells: Map<ColumnRole, Chunk[]>; top: number; bottom: number; reach: number } | null = null;
     let pageRows = 0;
-    // The widest gap seen between two rows of this page: a table whose rows stand far apart goes on past as wide a gap.
-    let rowGap = 0;
     let pageEnd: "page" | "table" | "gap" | null = null;
     let noteBottom: number | null = null;
     // The text lines read since the last row's figures (or the header, whose foot is `linesFrom`): a row whose
     // figures' line has no description takes its own from them.
     let between: TextLine[] = [];
     let linesFrom = lastBottom;
+    // A later page that repeats the header: what stands above it is the page's letterhead ("FATTURA" | "882456"), no
+    // total of the table.
+    const headerFrom = p > pageIndex ? lines.findIndex((_, k) => headerAt(lines, k) !== null) : -1;
     for (let i = p === pageIndex ? start : 0; i < lines.length; i++) {
       const line = lines[i];
-      if (line === undefined) continue;
+      if (line === undefined || i < headerFrom) continue;
       const header = headerAt(lines, i);
       if (header !== null && (pageRows > 0 || !sameTable(first, header))) {
         // A second header under rows, or one naming other columns, starts another table (a tax breakdown).
@@ -273,9 +277,9 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           inTable = true;
         } else if (
           pageRows > 0 &&
-          gap - looseBelow(rows[rows.length - 1]) > Math.max(line.height * 6, rowGap * 1.3) &&
+          gap - looseBelow(rows[rows.length - 1]) > Math.max(gapUnit(line) * 6, rowGap * 1.3) &&
           // Past a long run of notes under the last row only a product's row (a quantity or unit price) goes on.
-          (reachGap > line.height * 6 || !productFigures(cells))
+          (reachGap > gapUnit(line) * 6 || !productFigures(cells))
         ) {
           pageEnd = footerOnly(lines, i) ? "page" : "gap";
           break;
@@ -433,16 +437,18 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         }
         continue;
       }
-      if (pageRows > 0 && reachGap > line.height * 4) {
-        // The upper line of a row printed as a block (a gross price over its figures) after a wide gap: the table
-        // runs on there.
+      if (pageRows > 0) {
+        // The upper line of a row printed as a block (a gross price over its figures) after a wider gap: the table
+        // runs on there. Another line this far under the table ends it.
         if (rowInBlock(lines, i, columns, hints)) {
           reach = line.box.y1;
           detailsAbove = line.chunks.filter((c) => figureDetail(c, columns));
           continue;
         }
-        pageEnd = footerOnly(lines, i) ? "page" : "gap";
-        break;
+        if (reachGap > gapUnit(line) * 4) {
+          pageEnd = footerOnly(lines, i) ? "page" : "gap";
+          break;
+        }
       }
     }
     const last = rows[rows.length - 1];

@@ -178,7 +178,7 @@ function peel(text: string, hints: LocaleHints, marks: Marks): string | null {
       rest = rest.slice(1, -1).trim();
       marks.negative++;
     }
-    const sign = /^[-−–]\s*/.exec(rest);
+    const sign = /^[-−–‐‑‒﹣－]\s*/.exec(rest);
     if (sign !== null) {
       rest = rest.slice(sign[0].length);
       marks.negative++;
@@ -196,7 +196,7 @@ function peel(text: string, hints: LocaleHints, marks: Marks): string | null {
       rest = rest.replace(/[.,][-–—]{1,2}$/, "");
       marks.wholeUnits = true;
     }
-    const trailingSign = /\s*[-−–]$/.exec(rest);
+    const trailingSign = /\s*[-−–‐‑‒﹣－]$/.exec(rest);
     if (trailingSign !== null) {
       rest = rest.slice(0, -trailingSign[0].length);
       marks.negative++;

@@ -5,7 +5,7 @@
 import { electronicFormatIBAN, isValidBIC, ValidationErrorsIBAN, validateIBAN } from "ibantools";
 import { trimEdges } from "./trim.js";
 
-export { type ParsedTaxId, parseTaxId } from "./tax-id.js";
+export { type ParsedTaxId, parseTaxId, withLostPrefixLetter } from "./tax-id.js";
 
 /**
  * IBANs are printed in groups of four separated by spaces (sometimes dashes or dots); the country's length and format

@@ -91,6 +91,30 @@ function malaysian(text: string): ParsedTaxId | null {
   return sst === null ? null : { value: `${sst[1]}${sst[2]}${sst[3]}`, country: "MY", valid: true };
 }
 
+/**
+ * Two-letter prefixes of the VAT ids jsvat checks by a checksum (Greece prints EL, its ISO code is GR; the EU's OSS
+ * numbers have no checksum, so nothing could tell a repair right).
+ */
+const VAT_PREFIXES = [...countries.map((c) => c.codes[0] ?? ""), "EL"].filter(
+  (code) => /^[A-Z]{2}$/.test(code) && code !== "EU",
+);
+
+/**
+ * A VAT id whose country prefix lost a letter to OCR (the "F" of "FR 11 123 456 782" touching a box's rule): the one
+ * prefix holding that letter whose checksum the digits pass. Null when none or several pass, or the scheme has no
+ * checksum to decide by.
+ */
+export function withLostPrefixLetter(text: string): ParsedTaxId | null {
+  const value = compact(trimEdges(text));
+  const read = /^([A-Z])(\d{8,14})$/.exec(value);
+  if (!read) return null;
+  const [, letter = "", digits = ""] = read;
+  const passing = VAT_PREFIXES.filter((prefix) => prefix.includes(letter))
+    .map((prefix) => vatId(prefix + digits))
+    .filter((parsed): parsed is ParsedTaxId => parsed?.valid === true);
+  return passing.length === 1 ? (passing[0] ?? null) : null;
+}
+
 /** Parses the whole string as one tax id, or returns null. */
 export function parseTaxId(text: string): ParsedTaxId | null {
   if (!/\d/.test(text)) return null;

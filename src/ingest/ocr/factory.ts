@@ -9,6 +9,7 @@ import { type OcrFallbackNotice, withOcrFallback } from "./fallback.js";
 import { withUprightPages } from "./orientation-engine.js";
 import { createPaddleEngine } from "./paddle-engine.js";
 import { lineRereading, withLineRereading } from "./rereading.js";
+import { officePageWithoutRules } from "./rule-removal.js";
 import { createTesseractCli, tesseractOnPath } from "./tesseract-cli.js";
 import { createTesseractJs } from "./tesseract-js.js";
 
@@ -43,7 +44,8 @@ export function createOcrEngine(kind: OcrEngineKind, pageTimeoutMs = DEFAULT_PAG
 /**
  * The engine a process shares across documents (tesseract.js workers and the recogniser's model are reused): the
  * chosen engine, behind it tesseract.js when the CLI fails (a missing, broken or crashing binary costs speed, not
- * documents), the line re-reader on top, and every page turned upright and levelled first (orientation-engine.ts).
+ * documents), the line re-reader on top, and every page turned upright and levelled first (orientation-engine.ts),
+ * an office page then without its ruling lines (rule-removal.ts, officePageWithoutRules).
  */
 export function createDefaultOcrEngine(settings: OcrSettings): OcrEngine {
   const tesseract = tesseractReading(settings);
@@ -56,7 +58,11 @@ export function createDefaultOcrEngine(settings: OcrSettings): OcrEngine {
   }
   // Re-read within the upright step: it crops lines of the turned, levelled page the engine read, and only of the
   // reading kept when the page was read more than one way.
-  return withUprightPages(tesseract, settings.reread ? lineRereading(tesseract.name) : undefined);
+  return withUprightPages(
+    tesseract,
+    settings.reread ? lineRereading(tesseract.name) : undefined,
+    officePageWithoutRules,
+  );
 }
 
 /** Tesseract as `settings` ask (the CLI or tesseract.js; the CLI's fallback), without the line re-reader. */

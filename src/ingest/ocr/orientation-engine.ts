@@ -64,7 +64,7 @@ interface Reading {
  * `docsift ocr`) are read as they are. `refine` (the line re-reader) is applied to the one reading kept, on the image
  * it was read from, before its boxes are mapped back: a reading that loses to another is never refined. `prepare`
  * cleans each upright, levelled page before it is read, and the re-reader crops the cleaned page (default: none;
- * rule-removal.ts's removeRules read more words on ruled invoice scans in sample, but not out of sample).
+ * ingest's engine takes office pages' rules out: rule-removal.ts, officePageWithoutRules).
  */
 export function withUprightPages(
   engine: OcrEngine,

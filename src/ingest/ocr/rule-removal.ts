@@ -8,7 +8,9 @@
  * text, and thin across (RULE_MAX_THICKNESS). Each row is searched together with its neighbours (SKEW_ROWS), so a
  * rule tilted by what levelling leaves (under half a degree) still reads as one run, and it is then followed from
  * position to position past the ends of that run. Where the ink across a rule is much thicker than the rule, a glyph
- * crosses it there, and those pixels are kept. Pages without a horizontal rule are left as they are. With `shading`,
+ * crosses it there, and those pixels are kept. A shorter vertical run joining two whitened horizontal rules is a box's
+ * side and goes too (BOX_SIDE_GLYPHS). Where a tilted rule steps from one row to the next, all of it goes with its
+ * blurred edge. Pages without a horizontal rule are left as they are. With `shading`,
  * light grey (a shaded band, at most SHADE_DEPTH of the way from the paper to the ink) becomes paper too.
  *
  * Measured 2026-11-27 (bench/ocr-rules.ts: scans made as bench/scan-invoices.ts makes them, each page read by ingest's
@@ -16,9 +18,21 @@
  * page, so compare totals): einvoices-dev (in sample: the rules' thresholds were looked at on its pages) 0.738 ->
  * 0.805 of 5440 words with the rules out, 0.781 with the shading flattened too; invoices-dev (out of sample) 0.899 ->
  * 0.897 of 5262; receipts-dev (bench/ocr-variants.ts, crop-noinvert-reread against crop-noinvert-lines-reread) F1
- * 0.867 -> 0.855, and 0.783 with the shading flattened (faint thermal print fades). Extraction on the scans (bench/scan-invoices.ts, same tree both ways): einvoices-dev F1 0.661 -> 0.690,
- * invoices-dev 0.912 -> 0.903. Not a gain out of sample, so ingest does not remove rules by default
- * (orientation-engine.ts's `prepare`); CPU about 45-50 ms per 200 dpi page (4 Mpx) against 1.5-2.5 s of OCR.
+ * 0.867 -> 0.855, and 0.783 with the shading flattened (faint thermal print fades). Extraction on the scans
+ * (bench/scan-invoices.ts, same tree both ways): einvoices-dev F1 0.661 -> 0.690, invoices-dev 0.912 -> 0.903. Not a
+ * gain out of sample then, and a loss on receipts, so ingest removed no rules.
+ *
+ * Since 2026-11-27 (second pass) ingest takes the rules out of office pages only (officePageWithoutRules: no taller
+ * than A4; receipts, strips, are read as they are) and box sides with them. Labelled fields right born-digital and wrong
+ * on the 200 dpi scan (a diagnostic scoring each field with HEAD's extraction, OCR'd Documents cached, same window),
+ * before -> rules out alone -> with box sides -> with the tilted rules' steps and edges too (as now): einvoices-dev (in
+ * sample: its boxed due dates, `Joate d'échéance`, and dotted totals led to the last two) 47 -> 44 -> 38 -> 39 of 183
+ * labelled fields; invoices-dev (out of sample) 13 -> 13 -> 15 -> 11 of 235; synthetic scans (bench:synth --count 40
+ * --seed 7, out of sample) 25 -> 22 -> 22 -> 22 of 476; 4 einvoices-dev PDFs rendered and turned ±3° (clean, levelled
+ * back) 20 -> 27 (rules alone) -> 27 -> 24 of 96: still a loss there. Receipts: 1 of the 120 receipts-dev photos and 6
+ * of the 251 receipts-train ones are as short as A4 (the others read byte-identical pages): their 28 labelled fields
+ * read the same (21 right) with the rules out as now. CPU about 45-50 ms per 200 dpi page (4 Mpx) against
+ * 1.5-2.5 s of OCR.
  */
 import { type GreyImage, greyLevelAt } from "../pgm.js";
 
@@ -32,6 +46,19 @@ const RULE_LENGTH_V = 0.035;
 const RULE_HEIGHT_V = 0.04;
 /** ...and both at least this many times the height of the text's tall strokes (ascenders, capitals). */
 const RULE_GLYPHS = 2.5;
+/**
+ * A vertical run this many times the text's tall strokes long, whose both ends meet a horizontal rule already
+ * whitened (and its middle none), is the side of a box (a boxed "Date d'échéance : 02/03/2026", a one-line cell of a
+ * totals grid) and goes too, however short: left beside the first letter it is read into it (`Date` -> `Joate`).
+ */
+const BOX_SIDE_GLYPHS = 1.3;
+/**
+ * How far from a run's end, in pixels along it and across it, the whitened horizontal rule is looked for: a box's side
+ * ends on the rule's own rows (their crossing is kept as a glyph's would be), a letter standing across a rule ends well
+ * beyond them.
+ */
+const BOX_CORNER_ALONG = 3;
+const BOX_CORNER_ACROSS = 4;
 /** Rows (columns) on each side searched with each one: a rule tilted 0.5° drifts a row every 115 pixels. */
 const SKEW_ROWS = 1;
 /** Gaps in a rule's run this long (sensor noise, JPEG) are bridged. */
@@ -109,8 +136,10 @@ interface Walk {
 }
 
 /**
- * Whitens in `out` the rules of `mask` that run `walk`'s way, clearing their mask bits. `minLength`: shortest run
- * taken for a rule; `maxThickness`: thickest rule. Returns how many rules it whitened.
+ * Whitens in `out` the rules of `mask` that run `walk`'s way, clearing their mask bits (and marking the pixels whitened
+ * in `cleared`, when given). `minLength`: shortest run taken for a rule, or `shortRun.minLength` for a run
+ * `shortRun.takes` (from `start` to `end` on line `line`); `maxThickness`: thickest rule. Returns how many rules it
+ * whitened.
  */
 function whitenRuns(
   mask: Uint8Array,
@@ -119,6 +148,8 @@ function whitenRuns(
   minLength: number,
   maxThickness: number,
   paper: number,
+  cleared?: Uint8Array,
+  shortRun?: { minLength: number; takes: (start: number, end: number, line: number) => boolean },
 ): number {
   const { along, across, stepAlong, stepAcross } = walk;
   const extentFrom = new Int32Array(along);
@@ -141,9 +172,10 @@ function whitenRuns(
   };
   /**
    * Whitens the rule at `pos`, its ink across being [lo, hi] and the rule `rule` thick. Where the ink is the rule's
-   * alone it goes with its blurred edge (HALO); where it is a little thicker (a glyph touching the rule, or the step
-   * of a tilted rule) only the lines of the rule's last clean position (`band`) go; where it is thicker still
-   * (CROSSING_MARGIN), a glyph crosses the rule and all of it stays. Updates `band`.
+   * alone it goes with its blurred edge (HALO); where it is one line thicker (the step of a tilted rule) all of it
+   * goes, edge included; two lines thicker (a glyph touching the rule), only the lines of the rule's last clean
+   * position (`band`) and their edge go; thicker still (CROSSING_MARGIN), a glyph crosses the rule and all of it stays.
+   * Updates `band`.
    */
   const clearAt = (pos: number, lo: number, hi: number, rule: number, band: [number, number]): void => {
     const base = pos * stepAlong;
@@ -156,11 +188,18 @@ function whitenRuns(
         if (l >= lo && l <= hi) mask[i] = 0;
         else if (mask[i]) continue;
         out[i] = paper;
+        if (cleared) cleared[i] = 1;
       }
     } else if (thick <= rule + CROSSING_MARGIN && band[0] >= 0) {
-      for (let l = Math.max(lo, band[0]); l <= Math.min(hi, band[1]); l++) {
-        mask[base + l * stepAcross] = 0;
-        out[base + l * stepAcross] = paper;
+      // Left there, a tilted rule's steps and edge make grey dashes that read as a row of dots under the text above
+      // it (`681.87` -> `......81.87`).
+      const [from, to] = thick === rule + 1 ? [lo, hi] : band;
+      for (let l = Math.max(0, from - HALO); l <= Math.min(across - 1, to + HALO); l++) {
+        const i = base + l * stepAcross;
+        if (l >= from && l <= to && l >= lo && l <= hi) mask[i] = 0;
+        else if (mask[i]) continue;
+        out[i] = paper;
+        if (cleared) cleared[i] = 1;
       }
     }
   };
@@ -246,7 +285,12 @@ function whitenRuns(
         gap++;
         continue;
       }
-      if (start >= 0 && pos - gap - start >= minLength && whitenRule(start, pos - gap, line)) found++;
+      const length = pos - gap - start;
+      const taken =
+        start >= 0 &&
+        (length >= minLength ||
+          (shortRun !== undefined && length >= shortRun.minLength && shortRun.takes(start, pos - gap, line)));
+      if (taken && whitenRule(start, pos - gap, line)) found++;
       start = -1;
       gap = 0;
     }
@@ -274,14 +318,45 @@ export function removeRules(image: GreyImage, options: { shading?: boolean } = {
   const columns: Walk = { along: height, across: width, stepAlong: width, stepAcross: 1 };
   const minH = Math.max(RULE_LENGTH_H * width, RULE_GLYPHS * stroke);
   const minV = Math.max(RULE_LENGTH_V * width, RULE_HEIGHT_V * height, RULE_GLYPHS * stroke);
-  const horizontal = whitenRuns(mask, out, rows, minH, maxThickness, paper);
+  const cleared = new Uint8Array(data.length);
+  const horizontal = whitenRuns(mask, out, rows, minH, maxThickness, paper, cleared);
   // A page without a horizontal rule (most receipts, plain letters) is left as it is: no table grid to clean, and
   // the vertical pass is not paid.
   if (horizontal === 0) return none;
-  const vertical = whitenRuns(mask, out, columns, minV, maxThickness, paper);
+  /** Whether a whitened horizontal rule lies within BOX_CORNER_ALONG rows and BOX_CORNER_ACROSS columns of (x, y). */
+  const ruleNear = (x: number, y: number): boolean => {
+    for (let yy = Math.max(0, y - BOX_CORNER_ALONG); yy <= Math.min(height - 1, y + BOX_CORNER_ALONG); yy++)
+      for (let xx = Math.max(0, x - BOX_CORNER_ACROSS); xx <= Math.min(width - 1, x + BOX_CORNER_ACROSS); xx++)
+        if (cleared[yy * width + xx]) return true;
+    return false;
+  };
+  const boxSides = {
+    minLength: BOX_SIDE_GLYPHS * stroke,
+    // Two rules, one at each end: a letter crossing one rule has it at its middle and both ends near it.
+    takes: (top: number, bottom: number, x: number) =>
+      ruleNear(x, top) && ruleNear(x, bottom - 1) && !ruleNear(x, (top + bottom) >> 1),
+  };
+  const vertical = whitenRuns(mask, out, columns, minV, maxThickness, paper, undefined, boxSides);
   if (options.shading) {
     const shadeAbove = paper - SHADE_DEPTH * (paper - ink);
     for (let i = 0; i < out.length; i++) if ((out[i] ?? 0) >= shadeAbove) out[i] = 255;
   }
   return { image: { width, height, data: out }, horizontal, vertical };
+}
+
+/**
+ * A page image no taller than this many times its width is an office page (A4 is 1.414, Letter 1.29, landscape pages
+ * less); receipts are strips (1.41-3.5 on the 120 dev receipts, where only one receipt scanned on a whole A4 page is
+ * as short as A4).
+ */
+const OFFICE_PAGE_MAX_ASPECT = 1.415;
+
+/**
+ * An upright, levelled page as tesseract should read it: an office page without its rules, any other page (a receipt)
+ * as it is, since fading thermal print loses strokes to the rule search (receipts-dev F1 0.867 -> 0.855 with every
+ * page's rules out).
+ */
+export function officePageWithoutRules(page: GreyImage): GreyImage {
+  if (page.width <= 0 || page.height / page.width > OFFICE_PAGE_MAX_ASPECT) return page;
+  return removeRules(page).image;
 }
