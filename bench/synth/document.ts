@@ -44,6 +44,8 @@ export interface GenerateOptions {
   unsignedCredit?: boolean;
   /** Invoices: the customer's block on the right without a label (render-invoice.ts `rightWindow`). */
   rightWindow?: boolean;
+  /** Invoices: several tax rates, the totals printed as a breakdown by rate (render-invoice.ts `breakdown`). */
+  breakdown?: boolean;
 }
 
 /** A field's label: a normal form, or the rows of a line-item table (`invoice.lineItems`, `receipt.lineItems`). */
@@ -88,7 +90,7 @@ export async function generateDocument(
       ...(options.unsignedCredit ? { credit: true } : options.credit === undefined ? {} : { credit: options.credit }),
       ...(options.itemCount === undefined ? {} : { itemCount: options.itemCount }),
     });
-    const enriched = enrichInvoice(planned, itemRng);
+    const enriched = enrichInvoice(planned, itemRng, options.breakdown ?? false);
     const table = enriched.table;
     const varied = options.idVariants ? withIdVariants(enriched.data, new Rng(seed ^ 0x1d5eed)) : null;
     const data = varied?.data ?? enriched.data;
@@ -103,6 +105,7 @@ export async function generateDocument(
       ...(varied ? { variants: varied.variants } : {}),
       ...(options.unsignedCredit ? { unsigned: true } : {}),
       ...(options.rightWindow ? { rightWindow: true } : {}),
+      ...(options.breakdown ? { breakdown: true } : {}),
       ...(options.pageMarkers === undefined ? {} : { pageMarkers: options.pageMarkers }),
     });
     const labels = invoiceLabels(data, table);

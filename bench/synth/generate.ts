@@ -5,6 +5,8 @@
  *     [--id-share P]  (share of the other invoices with the number/due-date variants of id-variants.ts; default 0)
  *     [--unsigned-credit-share P]  (share of the other invoices drawn as credit notes printing no sign; default 0)
  *     [--right-window-share P]  (share of the other invoices with the customer's block on the right, unlabelled; default 0)
+ *     [--breakdown-share P]  (share of the other invoices with several tax rates and their totals printed as a breakdown
+ *     by rate, the sums unlabelled under it; default 0)
  * Output: digital/NNNN.pdf + digital/labels.jsonl, scan/NNNN.jpg|pdf + scan/labels.jsonl, in the dev corpora's format
  * plus a "locale" key.
  */
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
       "id-share": { type: "string", default: "0" },
       "unsigned-credit-share": { type: "string", default: "0" },
       "right-window-share": { type: "string", default: "0" },
+      "breakdown-share": { type: "string", default: "0" },
       concurrency: { type: "string", default: String(availableParallelism()) },
     },
   });
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
   const idShare = Number(values["id-share"]);
   const unsignedShare = Number(values["unsigned-credit-share"]);
   const rightWindowShare = Number(values["right-window-share"]);
+  const breakdownShare = Number(values["breakdown-share"]);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || !(share >= 0 && share <= 1)) {
     throw new Error("--count and --seed must be integers, --invoice-share within 0..1");
   }
@@ -72,11 +76,14 @@ async function main(): Promise<void> {
     // The customer's block on the right, unlabelled, for a share of the other invoices.
     const rightWindow =
       entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0x819e7).float(0, 1) < rightWindowShare;
+    // Several tax rates and a breakdown of the totals by rate, for a share of the other invoices.
+    const breakdown = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0xb7ea4d).float(0, 1) < breakdownShare;
     const doc = await generateDocument(entry.seed, entry.kind, {
       ...(saas ? { saas } : {}),
       ...(idVariants ? { idVariants } : {}),
       ...(unsignedCredit ? { unsignedCredit } : {}),
       ...(rightWindow ? { rightWindow } : {}),
+      ...(breakdown ? { breakdown } : {}),
     });
     const name = `${String(entry.index + 1).padStart(4, "0")}`;
     await writeFile(join(digitalDir, `${name}.pdf`), doc.pdf);

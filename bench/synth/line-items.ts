@@ -85,7 +85,12 @@ function round(cents: number): number {
  * row takes off, so the header fields stay as they were. Several tax rates do change the tax and total (about one
  * invoice in eight among those with a reduced rate).
  */
-export function enrichInvoice(data: InvoiceData, rng: Rng): { data: InvoiceData; table: TableStyle } {
+/** `severalRates`: the items carry the reduced tax rate beside the standard one whenever the country has one. */
+export function enrichInvoice(
+  data: InvoiceData,
+  rng: Rng,
+  severalRates = false,
+): { data: InvoiceData; table: TableStyle } {
   const table: TableStyle = {
     taxColumn: rng.chance(0.35),
     carried: rng.chance(0.5),
@@ -116,7 +121,7 @@ export function enrichInvoice(data: InvoiceData, rng: Rng): { data: InvoiceData;
   }
   let next: InvoiceData = { ...data, items };
   const reduced = REDUCED[String(data.taxRate)];
-  if (reduced !== undefined && items.length >= 2 && rng.chance(0.12)) {
+  if (reduced !== undefined && items.length >= 2 && (severalRates || rng.chance(0.12))) {
     for (const item of items) item.taxRate = rng.chance(0.4) ? reduced : data.taxRate;
     const tax = taxByRate({ ...next, items }).reduce((sum, [, cents]) => sum + cents, 0);
     const total = data.subtotalCents + tax;

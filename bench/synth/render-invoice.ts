@@ -11,7 +11,7 @@ import { BROUGHT_WORDS, CARRIED_WORDS, type TableStyle, taxByRate } from "./line
 import type { NumberStyle } from "./locales.js";
 import type { Rng } from "./prng.js";
 import { embedFamily, type FontFamily, Sheet } from "./sheet.js";
-import { drawTotalsGrid } from "./totals-grid.js";
+import { drawBreakdownGrid, drawTotalsGrid } from "./totals-grid.js";
 import { INVOICE_WORDS, type InvoiceWords, TAX_ID_WORDS, TAX_WORDS, TOTAL_WORDS } from "./vocabulary.js";
 
 type MetaStyle = "columns" | "right-aligned" | "above" | "row";
@@ -118,6 +118,8 @@ export async function renderInvoice(
     unsigned?: boolean;
     /** The customer's block on the right without a label, the meta facts in a band under it (French letters). */
     rightWindow?: boolean;
+    /** With several tax rates, the totals as a breakdown by rate (totals-grid.ts drawBreakdownGrid). */
+    breakdown?: boolean;
   } = {},
 ): Promise<number> {
   const style = chooseStyle(rng, data);
@@ -403,10 +405,40 @@ export async function renderInvoice(
   const totalsW = Math.min(260, w / 2 - m);
   const tx = style.totalsLeft ? m : right - totalsW;
   // Labels over values (totals-grid.ts) on a share of the pages, else one "label  value" line each.
-  const grid = totals.length <= 5 && rng.chance(0.2);
-  if (grid) y = drawTotalsGrid(sheet, totals, { left: m, right, top: y, size: s, lineH: lh }, rng, terms[0] ?? null);
+  // With several tax rates, `breakdown` prints them as a row per rate, then the sums, unlabelled.
+  const breakdown = (options.breakdown ?? false) && rates.length > 1;
+  const grid = breakdown || (totals.length <= 5 && rng.chance(0.2));
+  const place = { left: m, right, top: y, size: s, lineH: lh };
+  if (breakdown) {
+    const bases = new Map<number, number>();
+    for (const item of data.items) {
+      const r = item.taxRate ?? data.taxRate;
+      bases.set(r, (bases.get(r) ?? 0) + item.amountCents);
+    }
+    const base = (r: number): number => bases.get(r) ?? 0;
+    const columns = [
+      { label: rng.pick(words.subtotal), cents: rates.map(([r]) => base(r)), sum: data.subtotalCents },
+      {
+        label: taxLabel.replace(/\s*\(?@?\s*\{r\}\s*%?\)?/, "").trim(),
+        cents: rates.map(([, t]) => t),
+        sum: data.taxCents,
+      },
+      {
+        label: rng.pick(TOTAL_WORDS[tag] ?? words.total),
+        cents: rates.map(([r, t]) => base(r) + t),
+        sum: data.totalCents,
+      },
+    ].map((c) => ({
+      label: c.label,
+      parts: c.cents.map((v) => money(v, style.totalsMark)),
+      sum: money(c.sum, style.totalsMark),
+    }));
+    const printedRates = rates.map(([r]) => `${writeDecimal(r, style.numbers, 3)} %`);
+    y = drawBreakdownGrid(sheet, printedRates, columns, place, rng);
+  } else if (grid) y = drawTotalsGrid(sheet, totals, place, rng, terms[0] ?? null);
   if (style.totalsBox && !grid) sheet.box(tx - 6, y - 4, totalsW + 10, totals.length * lh * 1.3 + 4, null, true);
-  for (const row of grid ? [] : totals) {
+  // After a breakdown, what follows its sums (a prepayment, the amount due) is printed line by line.
+  for (const row of breakdown ? totals.slice(2 + taxRows.length) : grid ? [] : totals) {
     const size = row.bold ? s + 1 : s;
     sheet.text(labelText(row.label, style.colon), tx, y, { size, bold: row.bold });
     sheet.text(row.value, tx + totalsW, y, { size, bold: row.bold, align: "right" });

@@ -62,3 +62,48 @@ export function drawTotalsGrid(
   });
   return y + lineH * 1.3;
 }
+
+/** A column of a tax breakdown: its label, a value per tax rate, and their sum. */
+export interface BreakdownColumn {
+  label: string;
+  parts: readonly string[];
+  sum: string;
+}
+
+/**
+ * Totals printed as a tax breakdown (issue #15): labels over columns (net, tax, gross), a row per tax rate with the
+ * rate at its left, and under them, unlabelled, a row of the columns' sums (the invoice's subtotal, tax and total),
+ * after a rule or a gap, as German invoice software prints it. Returns the top of the line after it.
+ */
+export function drawBreakdownGrid(
+  sheet: Sheet,
+  rates: readonly string[],
+  columns: readonly BreakdownColumn[],
+  place: GridPlace,
+  rng: Rng,
+): number {
+  const { right, size, lineH } = place;
+  const widest = Math.max(...columns.map((c) => sheet.measure(c.sum, { size: size + 0.5, bold: true })));
+  const columnW = Math.max(rng.float(70, 95), widest + 14);
+  const gridLeft = right - columnW * columns.length;
+  const rateX = gridLeft - rng.float(10, 40);
+  const x1Of = (i: number): number => gridLeft + columnW * (i + 1) - 4;
+  let y = place.top;
+  columns.forEach((c, i) => {
+    sheet.text(c.label, x1Of(i), y, { size: sheet.fit(c.label, size, columnW - 8, true), bold: true, align: "right" });
+  });
+  sheet.rule(gridLeft - 50, right, y + lineH * 1.05, 0.4);
+  y += lineH * 1.3;
+  rates.forEach((rate, r) => {
+    sheet.text(rate, rateX, y, { size, align: "right" });
+    for (const [i, c] of columns.entries()) sheet.text(c.parts[r] ?? "", x1Of(i), y, { size, align: "right" });
+    y += lineH * 1.15;
+  });
+  if (rng.chance(0.6)) sheet.rule(gridLeft, right, y - lineH * 0.15, 0.4);
+  y += rng.chance(0.5) ? lineH * 0.6 : 0;
+  const bold = rng.chance(0.6);
+  for (const [i, c] of columns.entries()) {
+    sheet.text(c.sum, x1Of(i), y, { size: bold ? size + 0.5 : size, bold, align: "right" });
+  }
+  return y + lineH * 1.3;
+}

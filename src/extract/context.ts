@@ -12,8 +12,10 @@ import {
   type LabelRole,
   MAX_LABEL_CHARS,
   nearestWord,
+  nearLabel,
 } from "./labels.js";
 import type { Layout, LineSegment } from "./layout.js";
+import { parseAmount } from "./normalise/amount.js";
 import { foldForMatching } from "./text.js";
 
 export interface Span {
@@ -316,8 +318,11 @@ const SUMMARY_ROLES: ReadonlySet<LabelRole> = new Set<LabelRole>([
   "discount",
 ]);
 
-/** A word that is a number, maybe with a sign, brackets or a currency symbol ("104,90", "-21,55", "€12.00"). */
-const NUMERIC = /^[^\p{L}\d]{0,3}\d[\d.,'’]*[^\p{L}\d%]{0,3}$/u;
+/**
+ * A word that is a number, maybe with a sign, brackets or a currency symbol ("104,90", "-21,55", "€12.00"), the symbol
+ * maybe with its country's letters ("A$9,689.54", "-US$12.00").
+ */
+const NUMERIC = /^[^\p{L}\d]{0,3}(?:[A-Z]{1,3}[$€£¥])?[^\p{L}\d]{0,2}\d[\d.,'’]*[^\p{L}\d%]{0,3}$/u;
 
 /** A tax rate within a label, bracketed or not: "7 %", "10%", "(8.25%)". */
 const RATE_WORD = /^\(?(\d{1,2}([.,]\d{1,3})?\s?%?|%)\)?$/;
@@ -325,6 +330,9 @@ const RATE_WORD = /^\(?(\d{1,2}([.,]\d{1,3})?\s?%?|%)\)?$/;
 interface PlacedWord {
   text: string;
   folded: string;
+  /** Read by OCR (its letters may be misread), not from a text layer. */
+  ocr: boolean;
+  confidence: number;
   x0: number;
   x1: number;
   y1: number;
@@ -342,27 +350,98 @@ function rowWords(page: Layout["pages"][number], row: number): readonly PlacedWo
     seg.words.flatMap((w, i) =>
       SKIPPED.has(seg.folded[i] ?? "") || !/[\p{L}\d]/u.test(w.text)
         ? []
-        : [{ text: w.text, folded: seg.folded[i] ?? "", x0: w.box.x0, x1: w.box.x1, y1: w.box.y1 }],
+        : [
+            {
+              text: w.text,
+              folded: seg.folded[i] ?? "",
+              ocr: w.source === "ocr",
+              confidence: w.confidence,
+              x0: w.box.x0,
+              x1: w.box.x1,
+              y1: w.box.y1,
+            },
+          ],
     ),
   );
   ROW_WORDS.set(segments, words);
   return words;
 }
 
+/** OCR read below this confidence: a rule, a box's edge or a speck read as characters as often as print. */
+const DOUBTFUL_OCR = 0.6;
+const doubtfulReading = (w: PlacedWord | undefined): boolean => !!w && w.ocr && w.confidence < DOUBTFUL_OCR;
+
+const rowTop = (page: Layout["pages"][number], row: number): number =>
+  Math.min(...(page.rows[row] ?? []).map((s) => s.box.y0));
+
+/** The printed numbers add up to `sum` read with one decimal separator or the other ("-4,85" "-2,82" "-7,67"). */
+function addsUp(sum: string, parts: readonly string[]): boolean {
+  return ([",", "."] as const).some((decimalSeparator) => {
+    const read = [sum, ...parts].map((t) => parseAmount(t, { decimalSeparator })?.value);
+    if (read.some((v) => v === undefined)) return false;
+    const [total = 0, ...values] = read as number[];
+    return values.some((v) => v !== 0) && Math.abs(values.reduce((a, v) => a + v, 0) - total) < 0.005;
+  });
+}
+
+const SUM_ROWS = new WeakMap<readonly LineSegment[], ReadonlyMap<PlacedWord, number>>();
+
+/**
+ * A row that adds up the rows over it column by column: a tax breakdown prints a row per rate under its column labels
+ * ("Nettobetrag  MwSt-Betrag  Endbetrag") and under them, unlabelled, their sums. For each number of the row that is
+ * the sum of the numbers printed over it in two or more rows just above (one number per row, each within three line
+ * heights of the next), how many rows up the first of them is. A row counts only when two or more of its columns add
+ * up: one column can add up by chance.
+ */
+function columnSums(page: Layout["pages"][number], row: number): ReadonlyMap<PlacedWord, number> {
+  const segments = page.rows[row] ?? [];
+  const known = SUM_ROWS.get(segments);
+  if (known) return known;
+  const height = Math.max(0, ...segments.map((s) => s.height));
+  const sums = new Map<PlacedWord, number>();
+  for (const n of rowWords(page, row).filter((w) => NUMERIC.test(w.text))) {
+    const parts: string[] = [];
+    let top = rowTop(page, row);
+    let first = row;
+    for (let r = row - 1; r >= 0 && row - r <= 8; r--) {
+      const over = rowWords(page, r).filter((w) => Math.min(w.x1, n.x1) - Math.max(w.x0, n.x0) > 0);
+      if (over.length === 0) continue;
+      const [part] = over;
+      if (over.length > 1 || !part || !NUMERIC.test(part.text) || top - part.y1 >= 3 * height) break;
+      parts.push(part.text);
+      top = rowTop(page, r);
+      first = r;
+    }
+    if (parts.length >= 2 && addsUp(n.text, parts)) sums.set(n, row - first);
+  }
+  const kept = sums.size >= 2 ? sums : new Map<PlacedWord, number>();
+  SUM_ROWS.set(segments, kept);
+  return kept;
+}
+
+/** Rows up from `row` to the first of the rows its number over [x0, x1] adds up (columnSums), or 0. */
+function summedRows(page: Layout["pages"][number], row: number, x0: number, x1: number): number {
+  for (const [w, rows] of columnSums(page, row)) if (Math.min(w.x1, x1) - Math.max(w.x0, x0) > 0) return rows;
+  return 0;
+}
+
 /**
  * The label printed over [x0, x1] in the nearest row above that has words there (at most four rows up, within three
  * line heights): the words over the span read as one phrase, or with one more word on either side ("Skonto sofort"
  * over a narrow number). Rows of words that are no label are looked past; null at a number or when nothing is found.
+ * The number of a row that adds up the rows over it (columnSums) is labelled over those rows.
  */
 function labelOver(
   page: Layout["pages"][number],
   row: number,
   x0: number,
   x1: number,
-  top: number,
+  spanTop: number,
   height: number,
 ): { entries: readonly LabelEntry[]; up: number } | null {
-  for (let up = 1; up <= 4; up++) {
+  const summed = summedRows(page, row, x0, x1);
+  const top = summed > 0 ? rowTop(page, row - summed) : spanTop;
+  for (let up = summed + 1; up <= summed + 4; up++) {
     // A rate in a label ("Umsatzsteuer 7 %", "10% btw") qualifies it: the label is the words around it, and a rate
     // with its % sign alone over the span stands for the word it follows ("Sales Tax (7.25%)" over a narrow value).
     const all = rowWords(page, row - up);
@@ -402,9 +481,13 @@ function labelOver(
       const entries = LABELS.get(phrase(from, to));
       if (entries) return { entries, up };
     }
+    // OCR runs a grid's labels together and misreads a letter ("TOTALTIC" for "TOTAL TTC").
+    const near = over.every((i) => words[i]?.ocr) ? nearLabel(phrase(first, last)) : null;
+    if (near) return { entries: near, up };
     // A note printed across the grid between its labels and its values ("Thank you for your business.") is looked
-    // past; a number over the span is some other value's, and ends the search.
-    if (over.some((i) => NUMERIC.test(words[i]?.text ?? ""))) return null;
+    // past; a number over the span is some other value's, and ends the search, unless OCR doubted it (a box's rule
+    // read as "1200" under the labels).
+    if (over.some((i) => NUMERIC.test(words[i]?.text ?? "") && !doubtfulReading(words[i]))) return null;
   }
   return null;
 }
@@ -433,7 +516,8 @@ function totalsGrid(page: Layout["pages"][number], row: number): boolean {
     labelOver(page, row, n.x0, n.x1, top, height)?.entries.some((e) => SUMMARY_ROLES.has(e.role)),
   );
   let grid = labelled.length >= 2 && labelled.length * 2 >= numbers.length;
-  if (grid) {
+  // A row adding up the rows over it ends its columns, whatever is printed under it.
+  if (grid && columnSums(page, row).size === 0) {
     const x0 = Math.min(...numbers.map((w) => w.x0));
     const x1 = Math.max(...numbers.map((w) => w.x1));
     const printed = new Set(numbers.map((w) => w.text));

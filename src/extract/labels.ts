@@ -108,6 +108,23 @@ export function nearestWord(word: string, index: ReadonlyMap<string, string>): s
 /** Label words (5+ letters) of the roles OCR garbles; shorter ones collide with ordinary words. */
 const FUZZY = fuzzyIndex(labelWords(FUZZY_ROLES, (w) => w.length >= 5));
 
+/** Whole label phrases (folded, words run together) of the roles OCR garbles, 7+ letters: "totalttc", "montantht". */
+const FUZZY_PHRASES = fuzzyIndex(
+  [...LABELS]
+    .filter(([key, entries]) => key.length >= 7 && entries.some((e) => FUZZY_ROLES.has(e.role)))
+    .map(([k]) => k),
+);
+
+/**
+ * The label a run of words read by OCR most likely is when it is none as read: one character off a whole label
+ * phrase of 7+ letters ("TOTALTIC", "TOTAL TIC": "total ttc" with its "T" read as "I"). Null when none is that near.
+ */
+export function nearLabel(folded: string): readonly LabelEntry[] | null {
+  if (folded.length < 7) return null;
+  const hit = nearestWord(folded, FUZZY_PHRASES);
+  return hit === folded ? null : (LABELS.get(hit) ?? null);
+}
+
 /**
  * Four-letter date label words ("date", "data"), corrected only by one substituted letter ("Cate:", "Hate:") and only
  * when the caller has seen a date beside the word: "Mate" or "Rate" on their own are words, not damaged labels.

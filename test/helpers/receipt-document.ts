@@ -18,6 +18,11 @@ export function textDocument(rows: readonly PrintedRow[], width: number): Docume
   return { type: "pdf", pages: [printedPage(rows, width, "text", 1)] };
 }
 
+/** A scanned page `width` px wide from rows as receipt() places them, every word read by OCR with `confidence`. */
+export function scannedDocument(rows: readonly PrintedRow[], width: number, confidence = 0.9): Document {
+  return { type: "png", pages: [printedPage(rows, width, "ocr", confidence)] };
+}
+
 function printedPage(rows: readonly PrintedRow[], width: number, source: WordSource, confidence: number): Page {
   const height = 18 * rows.length + 40;
   const words: Word[] = [];

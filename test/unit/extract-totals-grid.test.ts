@@ -11,7 +11,7 @@ import type { Document } from "../../src/document/model.js";
 import { applyModel, type FieldDecision } from "../../src/extract/decision.js";
 import { extract, rawDecisions } from "../../src/extract/index.js";
 import type { LinearModel, RankerModel } from "../../src/extract/model/ranker.js";
-import { textDocument } from "../helpers/receipt-document.js";
+import { scannedDocument, textDocument } from "../helpers/receipt-document.js";
 import { type Cell, left, right, tablePage } from "../helpers/table-page.js";
 
 /** A text-layer page, 800 px wide: each row's cells as [text, x in px], words 8 px per character, rows 18 px apart. */
@@ -79,6 +79,98 @@ const GRID_TOTALS: ReadonlyArray<ReadonlyArray<[string, number]>> = [
 describe("totals printed as labels over values", () => {
   it("reads each value from under its label, past a note between the rows", () => {
     const got = fields(page([...HEADER, ...GRID_TOTALS]));
+    assert.equal(got.get("invoice.subtotal"), "100.00");
+    assert.equal(got.get("invoice.tax"), "20.00");
+    assert.equal(got.get("invoice.total"), "120.00");
+  });
+
+  it("reads the totals from the row that adds up a breakdown's rows, unlabelled, above a footer", () => {
+    const got = fields(
+      page([
+        ...HEADER,
+        [
+          ["Description", 20],
+          ["Amount", 640],
+        ],
+        [
+          ["Consulting", 20],
+          ["100.00", 640],
+        ],
+        [
+          ["Books", 20],
+          ["50.00", 640],
+        ],
+        [
+          ["Net amount", 300],
+          ["VAT amount", 420],
+          ["Rate", 540],
+          ["Gross", 640],
+        ],
+        [
+          ["100.00", 300],
+          ["19.00", 420],
+          ["19 %", 540],
+          ["119.00", 640],
+        ],
+        [
+          ["50.00", 300],
+          ["3.50", 420],
+          ["7 %", 540],
+          ["53.50", 640],
+        ],
+        [],
+        [
+          ["150.00", 300],
+          ["22.50", 420],
+          ["172.50", 640],
+        ],
+        [
+          ["Registered office", 20],
+          ["Company no. 372876 Register court", 300],
+        ],
+      ]),
+    );
+    assert.equal(got.get("invoice.subtotal"), "150.00");
+    assert.equal(got.get("invoice.tax"), "22.50");
+    assert.equal(got.get("invoice.total"), "172.50");
+  });
+
+  it("reads a scan's grid labels that OCR ran together and misread", () => {
+    const rows: ReadonlyArray<ReadonlyArray<[string, number]>> = [
+      ...HEADER,
+      ...GRID_TOTALS.slice(0, 3),
+      [
+        ["TOTALHT", 440],
+        ["TOTALTVA", 540],
+        ["TOTALTIC", 640],
+      ],
+      ...GRID_TOTALS.slice(4),
+    ];
+    const got = fields(scannedDocument(rows, 800));
+    assert.equal(got.get("invoice.subtotal"), "100.00");
+    assert.equal(got.get("invoice.tax"), "20.00");
+    assert.equal(got.get("invoice.total"), "120.00");
+  });
+
+  it("reads a scan's grid values past a box's rule OCR read as doubtful figures between labels and values", () => {
+    const rows: ReadonlyArray<ReadonlyArray<[string, number]>> = [
+      ...HEADER,
+      ...GRID_TOTALS.slice(0, 3),
+      [
+        ["TOTAL HT", 440],
+        ["TOTAL TVA", 540],
+        ["TOTAL TTC", 640],
+      ],
+      [
+        ["1000", 436],
+        ["200", 548],
+        ["1200", 644],
+      ],
+      ...GRID_TOTALS.slice(5),
+    ];
+    const document = scannedDocument(rows, 800);
+    for (const word of document.pages[0]?.words ?? []) if (/^1?[02]00$/.test(word.text)) word.confidence = 0.4;
+    const got = fields(document);
     assert.equal(got.get("invoice.subtotal"), "100.00");
     assert.equal(got.get("invoice.tax"), "20.00");
     assert.equal(got.get("invoice.total"), "120.00");

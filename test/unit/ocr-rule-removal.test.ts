@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import sharp from "sharp";
-import { officePageWithoutRules, removeRules } from "../../src/ingest/ocr/rule-removal.js";
+import { officePageForOcr } from "../../src/ingest/ocr/picture-removal.js";
+import { removeRules } from "../../src/ingest/ocr/rule-removal.js";
 import type { GreyImage } from "../../src/ingest/pgm.js";
 
 const WIDTH = 1000;
@@ -147,7 +148,7 @@ describe("removeRules", () => {
   });
 });
 
-describe("officePageWithoutRules", () => {
+describe("officePageForOcr", () => {
   /** A page `width` x `height` with one long rule across it and lines of text under it. */
   const ruled = (width: number, height: number) =>
     grey(
@@ -162,13 +163,13 @@ describe("officePageWithoutRules", () => {
 
   it("takes the rules out of an office page (A4 or shorter)", async () => {
     const a4 = await ruled(700, 990);
-    const out = officePageWithoutRules(a4);
+    const out = officePageForOcr(a4);
     assert.notEqual(out, a4);
     assert.ok(at(out, 350, 200) >= 240);
   });
 
   it("leaves a receipt (a strip taller than A4) as it is", async () => {
     const strip = await ruled(500, 1200);
-    assert.equal(officePageWithoutRules(strip), strip);
+    assert.equal(officePageForOcr(strip), strip);
   });
 });

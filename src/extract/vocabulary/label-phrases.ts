@@ -311,6 +311,7 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
     "taxes",
     "btw",
     "totaal btw",
+    "btw bedrag",
     "iva",
     "total iva",
     "cuota iva",

@@ -8,8 +8,8 @@ import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrEngineKind } from "./e
 import { type OcrFallbackNotice, withOcrFallback } from "./fallback.js";
 import { withUprightPages } from "./orientation-engine.js";
 import { createPaddleEngine } from "./paddle-engine.js";
+import { officePageForOcr } from "./picture-removal.js";
 import { lineRereading, withLineRereading } from "./rereading.js";
-import { officePageWithoutRules } from "./rule-removal.js";
 import { createTesseractCli, tesseractOnPath } from "./tesseract-cli.js";
 import { createTesseractJs } from "./tesseract-js.js";
 
@@ -45,7 +45,7 @@ export function createOcrEngine(kind: OcrEngineKind, pageTimeoutMs = DEFAULT_PAG
  * The engine a process shares across documents (tesseract.js workers and the recogniser's model are reused): the
  * chosen engine, behind it tesseract.js when the CLI fails (a missing, broken or crashing binary costs speed, not
  * documents), the line re-reader on top, and every page turned upright and levelled first (orientation-engine.ts),
- * an office page then without its ruling lines (rule-removal.ts, officePageWithoutRules).
+ * an office page then without its ruling lines and pictures (picture-removal.ts, officePageForOcr).
  */
 export function createDefaultOcrEngine(settings: OcrSettings): OcrEngine {
   const tesseract = tesseractReading(settings);
@@ -58,11 +58,7 @@ export function createDefaultOcrEngine(settings: OcrSettings): OcrEngine {
   }
   // Re-read within the upright step: it crops lines of the turned, levelled page the engine read, and only of the
   // reading kept when the page was read more than one way.
-  return withUprightPages(
-    tesseract,
-    settings.reread ? lineRereading(tesseract.name) : undefined,
-    officePageWithoutRules,
-  );
+  return withUprightPages(tesseract, settings.reread ? lineRereading(tesseract.name) : undefined, officePageForOcr);
 }
 
 /** Tesseract as `settings` ask (the CLI or tesseract.js; the CLI's fallback), without the line re-reader. */

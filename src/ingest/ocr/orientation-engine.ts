@@ -7,7 +7,9 @@
  * Up and down are the measure's weak point (upper-case print has no ascenders to tell by, and then it leaves the page
  * as it is), and a skew measured on a photo can be wrong: a page it turned or levelled and then read poorly is read as
  * uploaded too, and, when neither reading is confident, turned by a further half turn; the fullest reading is kept,
- * so a wrong correction costs more readings rather than the page. Only the kept reading is re-read (`refine`).
+ * so a wrong correction costs more readings rather than the page. A page whose up and down the measure told weakly
+ * (boxed forms in capitals and italics) and that reads poorly is read turned a half turn too. Only the kept reading
+ * is re-read (`refine`).
  */
 import sharp from "sharp";
 import { type GreyImage, parsePgm, pgm } from "../pgm.js";
@@ -21,10 +23,19 @@ const MIN_SKEW = 0.5;
  * A page the measure turned or levelled whose reading has a mean word confidence below this is read as uploaded too.
  * When the better reading is still below this, the page may have been turned the wrong way round: it is read once
  * more turned by a further half turn. Pages the measure
- * left upright are not second-guessed: a poor receipt photo (mean confidence 0.4-0.6 on some) would pay a second
- * reading for nothing.
+ * left upright are not second-guessed unless it was doubtful of up and down (DOUBTFUL_READING): a poor receipt photo
+ * (mean confidence 0.4-0.6 on some) would pay a second reading for nothing.
  */
 const CONFIDENT_READING = 0.6;
+/**
+ * A page the measure left upright but doubtful of up and down (PageOrientation.doubtful: boxed forms in capitals or
+ * italics) whose reading has a mean word confidence below this is read turned by a half turn too, and the fuller
+ * reading is kept. Lower than CONFIDENT_READING: pages read upside down or sideways read at 0.33-0.47 (tesseract
+ * --psm 6, 13 development pages: einvoices-dev's boxed forms, synthetic invoices and receipts), such pages upright
+ * at 0.84-0.85, while receipt photos, half of them doubtful, read upright at 0.59-0.87 but for two of the 30 of
+ * receipts-dev (0.38, 0.50): a poor photo pays the second reading only below this.
+ */
+const DOUBTFUL_READING = 0.5;
 
 /** The page turned `degrees` clockwise about its centre on white paper, grown to hold all of it. */
 async function rotated(image: GreyImage, degrees: number): Promise<GreyImage> {
@@ -64,7 +75,7 @@ interface Reading {
  * `docsift ocr`) are read as they are. `refine` (the line re-reader) is applied to the one reading kept, on the image
  * it was read from, before its boxes are mapped back: a reading that loses to another is never refined. `prepare`
  * cleans each upright, levelled page before it is read, and the re-reader crops the cleaned page (default: none;
- * ingest's engine takes office pages' rules out: rule-removal.ts, officePageWithoutRules).
+ * ingest's engine takes office pages' rules and pictures out: picture-removal.ts, officePageForOcr).
  */
 export function withUprightPages(
   engine: OcrEngine,
@@ -110,21 +121,32 @@ export function withUprightPages(
  * receipts-dev and receipts-train measured upside down, none of them was): the page as uploaded is read first, and
  * the half turn only when that reading is not confident (the same readings compete; 4 of the 5 dev photos measured
  * upside down are then read once instead of twice).
+ *
+ * A page the measure left as uploaded but was doubtful of up and down (boxed forms in capitals and italics) and that
+ * reads poorly (below DOUBTFUL_READING) competes with the page turned a half turn; a page it turned or levelled
+ * reaches the half turn as above. A confident reading stays the only one.
  */
 async function keptReading(
   orientation: PageOrientation,
   readAs: (orientation: PageOrientation) => Promise<Reading>,
 ): Promise<Reading> {
   const fuller = (a: Reading, b: Reading): Reading => (weight(b.result) > weight(a.result) ? b : a);
+  const confident = (reading: Reading, level = CONFIDENT_READING): boolean => meanConfidence(reading.result) >= level;
+  const uploaded: PageOrientation = { turn: 0, skew: 0 };
+  const halfTurn: PageOrientation = {
+    ...orientation,
+    turn: ((orientation.turn + 180) % 360) as PageOrientation["turn"],
+  };
   if (orientation.turn === 180) {
-    const uploaded = await readAs({ turn: 0, skew: 0 });
-    if (meanConfidence(uploaded.result) >= CONFIDENT_READING) return uploaded;
-    return fuller(uploaded, await readAs(orientation));
+    const asUploaded = await readAs(uploaded);
+    if (confident(asUploaded)) return asUploaded;
+    return fuller(asUploaded, await readAs(orientation));
   }
   const first = await readAs(orientation);
-  if (first.degrees === 0 || meanConfidence(first.result) >= CONFIDENT_READING) return first;
-  const kept = fuller(first, await readAs({ turn: 0, skew: 0 }));
-  const halfTurn = ((orientation.turn + 180) % 360) as PageOrientation["turn"];
-  if (halfTurn === 0 || meanConfidence(kept.result) >= CONFIDENT_READING) return kept;
-  return fuller(kept, await readAs({ ...orientation, turn: halfTurn }));
+  if (first.degrees === 0 && orientation.doubtful && !confident(first, DOUBTFUL_READING))
+    return fuller(first, await readAs(halfTurn));
+  if (first.degrees === 0 || confident(first)) return first;
+  const kept = fuller(first, await readAs(uploaded));
+  if (halfTurn.turn === 0 || confident(kept)) return kept;
+  return fuller(kept, await readAs(halfTurn));
 }

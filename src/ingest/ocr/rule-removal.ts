@@ -22,7 +22,7 @@
  * (bench/scan-invoices.ts, same tree both ways): einvoices-dev F1 0.661 -> 0.690, invoices-dev 0.912 -> 0.903. Not a
  * gain out of sample then, and a loss on receipts, so ingest removed no rules.
  *
- * Since 2026-11-27 (second pass) ingest takes the rules out of office pages only (officePageWithoutRules: no taller
+ * Since 2026-11-27 (second pass) ingest takes the rules out of office pages only (isOfficePage: no taller
  * than A4; receipts, strips, are read as they are) and box sides with them. Labelled fields right born-digital and wrong
  * on the 200 dpi scan (a diagnostic scoring each field with HEAD's extraction, OCR'd Documents cached, same window),
  * before -> rules out alone -> with box sides -> with the tilted rules' steps and edges too (as now): einvoices-dev (in
@@ -32,7 +32,7 @@
  * back) 20 -> 27 (rules alone) -> 27 -> 24 of 96: still a loss there. Receipts: 1 of the 120 receipts-dev photos and 6
  * of the 251 receipts-train ones are as short as A4 (the others read byte-identical pages): their 28 labelled fields
  * read the same (21 right) with the rules out as now. CPU about 45-50 ms per 200 dpi page (4 Mpx) against
- * 1.5-2.5 s of OCR.
+ * 1.5-2.5 s of OCR. Their pictures (QR codes, barcodes) go after the rules: picture-removal.ts, officePageForOcr.
  */
 import { type GreyImage, greyLevelAt } from "../pgm.js";
 
@@ -124,6 +124,29 @@ function tallStroke(mask: Uint8Array, width: number, height: number): number {
     }
   }
   return total === 0 ? 0 : greyLevelAt(counts, total, 0.9);
+}
+
+/** A page's ink as the rule and picture searches see it. */
+export interface PageInk {
+  /** Paper's grey level and the darkest ink's. */
+  paper: number;
+  ink: number;
+  /** 1 where a pixel is ink: darker than INK_SHARE of the way from the paper to the darkest ink. */
+  mask: Uint8Array;
+  /** Height of the text's tall strokes (ascenders, capitals), pixels; 0 when there is no text-like ink. */
+  stroke: number;
+}
+
+/** `image`'s ink; null for an image too small or too flat (under 64 grey levels from paper to ink) to have any. */
+export function pageInk(image: GreyImage): PageInk | null {
+  const { width, height, data } = image;
+  if (width < 32 || height < 32) return null;
+  const { paper, ink } = levels(data);
+  if (paper - ink < 64) return null;
+  const inkBelow = paper - INK_SHARE * (paper - ink);
+  const mask = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) mask[i] = (data[i] ?? 255) < inkBelow ? 1 : 0;
+  return { paper, ink, mask, stroke: tallStroke(mask, width, height) };
 }
 
 /** How one pass walks the pixels: along a rule (`along` positions) and across it (`across` lines). */
@@ -305,13 +328,9 @@ function whitenRuns(
 export function removeRules(image: GreyImage, options: { shading?: boolean } = {}): RuleRemoval {
   const { width, height, data } = image;
   const none: RuleRemoval = { image, horizontal: 0, vertical: 0 };
-  if (width < 32 || height < 32) return none;
-  const { paper, ink } = levels(data);
-  if (paper - ink < 64) return none;
-  const inkBelow = paper - INK_SHARE * (paper - ink);
-  const mask = new Uint8Array(data.length);
-  for (let i = 0; i < data.length; i++) mask[i] = (data[i] ?? 255) < inkBelow ? 1 : 0;
-  const stroke = tallStroke(mask, width, height);
+  const found = pageInk(image);
+  if (!found) return none;
+  const { paper, ink, mask, stroke } = found;
   const maxThickness = Math.max(MIN_MAX_THICKNESS, Math.round(RULE_MAX_THICKNESS * width));
   const out = Uint8Array.from(data);
   const rows: Walk = { along: width, across: height, stepAlong: 1, stepAcross: width };
@@ -351,12 +370,7 @@ export function removeRules(image: GreyImage, options: { shading?: boolean } = {
  */
 const OFFICE_PAGE_MAX_ASPECT = 1.415;
 
-/**
- * An upright, levelled page as tesseract should read it: an office page without its rules, any other page (a receipt)
- * as it is, since fading thermal print loses strokes to the rule search (receipts-dev F1 0.867 -> 0.855 with every
- * page's rules out).
- */
-export function officePageWithoutRules(page: GreyImage): GreyImage {
-  if (page.width <= 0 || page.height / page.width > OFFICE_PAGE_MAX_ASPECT) return page;
-  return removeRules(page).image;
+/** Whether `page` is an office page (no taller than OFFICE_PAGE_MAX_ASPECT), not a receipt or a strip. */
+export function isOfficePage(page: GreyImage): boolean {
+  return page.width > 0 && page.height / page.width <= OFFICE_PAGE_MAX_ASPECT;
 }
