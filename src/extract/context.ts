@@ -510,7 +510,7 @@ function totalsGrid(page: Layout["pages"][number], row: number): boolean {
     GRIDS.set(segments, false);
     return false;
   }
-  const top = Math.min(...segments.map((s) => s.box.y0));
+  const top = rowTop(page, row);
   const height = Math.max(...segments.map((s) => s.height));
   const labelled = numbers.filter((n) =>
     labelOver(page, row, n.x0, n.x1, top, height)?.entries.some((e) => SUMMARY_ROLES.has(e.role)),

@@ -17,7 +17,7 @@
  * A picture's box, and a HALO of its blurred edge, becomes paper.
  */
 import type { GreyImage } from "../pgm.js";
-import { isOfficePage, pageInk, removeRules } from "./rule-removal.js";
+import { HALO, isOfficePage, pageInk, removeRules } from "./rule-removal.js";
 
 /** A cell's neighbourhood (3 x 3 cells) at least this share ink is part of a blob. */
 const DENSE_CELL = 0.3;
@@ -42,8 +42,6 @@ const MIN_RUN_SHARE = 0.15;
 const BAR_SHARE = 0.2;
 /** Share of a barcode's columns that are bars or spaces. */
 const BAR_COLUMNS = 0.8;
-/** Pixels around a picture also whitened: its blurred edge. */
-const HALO = 2;
 
 /** A rectangle of the page, pixels: [x0, x1) x [y0, y1). */
 export interface PictureBox {

@@ -71,8 +71,11 @@ const MIN_MAX_THICKNESS = 4;
 const THIN_SHARE = 0.75;
 /** Ink of a glyph across a rule is this many pixels thicker than the rule: kept. */
 const CROSSING_MARGIN = 2;
-/** Pixels on each side of a rule's ink also whitened: its blurred edge, lighter than ink but darker than paper. */
-const HALO = 2;
+/**
+ * Pixels on each side of a rule's ink (or a picture's, picture-removal.ts) also whitened: its blurred edge, lighter
+ * than ink but darker than paper.
+ */
+export const HALO = 2;
 /** Ink is darker than this share of the way from the paper to the darkest ink. */
 const INK_SHARE = 0.5;
 /** Shading is lighter than this share of the way from the paper to the darkest ink. */
