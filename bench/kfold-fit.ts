@@ -7,7 +7,7 @@
 import type { FieldType } from "../src/catalog/catalog.js";
 import type { FieldDecision } from "../src/extract/decision.js";
 import { rawDecisions } from "../src/extract/index.js";
-import { chosenAlternative, type LinearModel, type RankerModel } from "../src/extract/model/ranker.js";
+import { chosenAlternative, type LinearModel, pick, type RankerModel } from "../src/extract/model/ranker.js";
 import type { LabelledDocument } from "./kfold-data.js";
 import { comparisonFor, valuesMatch } from "./score.js";
 
@@ -167,23 +167,82 @@ export function fitLogistic(rows: readonly Row[], options: FitOptions): LinearMo
   };
 }
 
+function fitRankers(
+  docs: readonly DecidedDocument[],
+  types: ReadonlyMap<string, FieldType>,
+  options: FitOptions,
+): Record<string, LinearModel> {
+  const rankers: Record<string, LinearModel> = {};
+  for (const [key, rows] of [...rowsOf(docs, types)].sort(([a], [b]) => a.localeCompare(b))) {
+    const model = fitLogistic(rows, options);
+    if (model) rankers[key] = model;
+  }
+  return rankers;
+}
+
+/** Folds the pick calibrators' rows are made out of: each pick made by rankers fitted without its document's fold. */
+const PICK_FOLDS = 3;
+const PICK_SEED = 1;
+
+/**
+ * Pick-calibration rows per field family ("date", "amount"): every labelled decision of `docs` picked by rankers
+ * fitted on the other folds (groups as k-fold deals them), with how the pick stood among its rivals and whether it
+ * was right. Picks made by a ranker that saw the document would be surer than the engine's picks on new documents.
+ * Pooled by family because a key's own picks can all be right (invoice.date: 265 of 265 on the pool), which leaves
+ * nothing to fit, while the ranker's own probability still withholds some of them.
+ */
+export function pickRowsOf(
+  docs: readonly DecidedDocument[],
+  types: ReadonlyMap<string, FieldType>,
+  options: FitOptions,
+): Map<string, Row[]> {
+  const foldOf = assignFolds(
+    docs.map((d) => d.group),
+    PICK_FOLDS,
+    PICK_SEED,
+  );
+  const rows = new Map<string, Row[]>();
+  for (let fold = 0; fold < PICK_FOLDS; fold++) {
+    const held = docs.filter((d) => foldOf.get(d.group) === fold);
+    if (held.length === 0) continue;
+    const rankers = fitRankers(
+      docs.filter((d) => foldOf.get(d.group) !== fold),
+      types,
+      options,
+    );
+    for (const { doc, decision, key, alternatives, expected, comparison } of labelledDecisions(held, types)) {
+      const ranker = rankers[key];
+      const chosen = ranker ? pick(ranker, alternatives) : null;
+      if (!chosen) continue;
+      const y = valuesMatch(comparison, expected, chosen.alternative.scored.value) ? 1 : 0;
+      pushRow(rows, decision.family, { x: chosen.standing, y, weight: doc.weight });
+    }
+  }
+  return rows;
+}
+
 export function fitModel(
   docs: readonly DecidedDocument[],
   types: ReadonlyMap<string, FieldType>,
   options: FitOptions,
   trainedOn: Record<string, unknown>,
 ): RankerModel {
-  const rankers: Record<string, LinearModel> = {};
-  for (const [key, rows] of [...rowsOf(docs, types)].sort(([a], [b]) => a.localeCompare(b))) {
-    const model = fitLogistic(rows, options);
-    if (model) rankers[key] = model;
-  }
+  const rankers = fitRankers(docs, types, options);
   const calibrators: Record<string, LinearModel> = {};
   for (const [key, rows] of [...calibrationRowsOf(docs, types)].sort(([a], [b]) => a.localeCompare(b))) {
     const model = fitLogistic(rows, options);
     if (model) calibrators[key] = model;
   }
-  return { version: 1, trainedOn, rankers, calibrators };
+  const byFamily = new Map<string, LinearModel | null>();
+  for (const [family, rows] of pickRowsOf(docs, types, options)) byFamily.set(family, fitLogistic(rows, options));
+  const familyOfKey = new Map<string, string>();
+  for (const { key, decision } of labelledDecisions(docs, types)) familyOfKey.set(key, decision.family);
+  const pickCalibrators: Record<string, LinearModel> = {};
+  for (const key of Object.keys(rankers)) {
+    const model = byFamily.get(familyOfKey.get(key) ?? "");
+    if (model) pickCalibrators[key] = model;
+  }
+  return { version: 1, trainedOn, rankers, calibrators, pickCalibrators };
 }
 
 /** mulberry32: the fold assignment is a pure function of the seed. */

@@ -67,17 +67,23 @@ export async function decidedCorpus(
   return docs.map((d) => decide(d, weight, corpus.startsWith("synth")));
 }
 
-/** Every key learned or only the rankers of `keep` and the calibrators of `calibrated`. */
-function restrict(
-  model: RankerModel | null,
-  keep: ReadonlySet<string>,
-  calibrated: ReadonlySet<string>,
-): RankerModel | null {
+/** The keys the committed model kept: rankers, calibrators of hand-set choices, pick calibrators of rankers. */
+interface KeptKeys {
+  rankers: ReadonlySet<string>;
+  calibrators: ReadonlySet<string>;
+  pickCalibrators: ReadonlySet<string>;
+}
+
+/** A fitted model restricted to the keys the committed model kept. */
+function restrict(model: RankerModel | null, kept: KeptKeys): RankerModel | null {
   if (!model) return null;
+  const only = <T>(entries: Record<string, T> | undefined, keys: ReadonlySet<string>) =>
+    Object.fromEntries(Object.entries(entries ?? {}).filter(([k]) => keys.has(k)));
   return {
     ...model,
-    rankers: Object.fromEntries(Object.entries(model.rankers).filter(([k]) => keep.has(k))),
-    calibrators: Object.fromEntries(Object.entries(model.calibrators ?? {}).filter(([k]) => calibrated.has(k))),
+    rankers: only(model.rankers, kept.rankers),
+    calibrators: only(model.calibrators, kept.calibrators),
+    pickCalibrators: only(model.pickCalibrators, kept.pickCalibrators),
   };
 }
 
@@ -195,8 +201,11 @@ export async function kfoldMain(argv: readonly string[]): Promise<number> {
   const withDev = fitModel([...pool, ...receiptsDev], types, FIT, { pool: true, receiptsDev: true });
   const withSynth = fitModel([...pool, ...synthDigital, ...synthScan, ...synthSaas], types, FIT, { synthEval: true });
   const committed = RANKERS as RankerModel;
-  const kept = new Set(Object.keys(committed.rankers));
-  const calibrated = new Set(Object.keys(committed.calibrators ?? {}));
+  const kept: KeptKeys = {
+    rankers: new Set(Object.keys(committed.rankers)),
+    calibrators: new Set(Object.keys(committed.calibrators ?? {})),
+    pickCalibrators: new Set(Object.keys(committed.pickCalibrators ?? {})),
+  };
 
   const lines: Line[] = [];
   const errorsOf = values.errors === undefined ? null : new Set(values.errors.split(","));
@@ -213,10 +222,10 @@ export async function kfoldMain(argv: readonly string[]): Promise<number> {
       hand: report(docs, () => null, catalogue),
       inSample: report(docs, () => inModel, catalogue),
       outOfSample: report(docs, outOf, catalogue),
-      engine: report(docs, (d) => restrict(outOf(d), kept, calibrated), catalogue),
+      engine: report(docs, (d) => restrict(outOf(d), kept), catalogue),
       how,
     });
-    if (errorsOf?.has(corpus)) printErrors(corpus, docs, (d) => restrict(outOf(d), kept, calibrated), types);
+    if (errorsOf?.has(corpus)) printErrors(corpus, docs, (d) => restrict(outOf(d), kept), types);
   };
   line("receipts-dev", receiptsDev, withDev, () => poolModel, "held out: fitted on the pool without it");
   const receiptFolds = kfoldModels(receiptsTrain, pool, (d) => d.group, folds, seed, catalogue, FIT);
@@ -242,7 +251,7 @@ export async function kfoldMain(argv: readonly string[]): Promise<number> {
   line("synth-saas", synthSaas, withSynth, () => poolModel, "SaaS layouts, seed 11; pool has seed 7");
   process.stdout.write(`${format(lines)}\n`);
   process.stdout.write(
-    `engine keys (kept by npm run train): ${[...kept].sort().join(", ") || "none"}; calibrated: ${[...calibrated].sort().join(", ") || "none"}\n`,
+    `engine keys (kept by npm run train): ${[...kept.rankers].sort().join(", ") || "none"}; calibrated: ${[...kept.calibrators].sort().join(", ") || "none"}; picks calibrated: ${[...kept.pickCalibrators].sort().join(", ") || "none"}\n`,
   );
   if (values.fields) process.stdout.write(`${fieldTable(lines)}\n`);
   return 0;

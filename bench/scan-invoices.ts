@@ -1,7 +1,7 @@
 /**
  * Scanned invoices against the same invoices born-digital (issue #16):
  *   npm run bench:scan-invoices -- [LABELS.jsonl] [--limit N] [--seed N] [--concurrency N] [--rotated N] [--cost N]
- *     [--keep DIR] [--rotated-only]
+ *     [--keep DIR] [--rotated-only] [--angles 90,180,270,3,-3] [--differences]
  * 1. Every PDF of the labels (default ../shared/data/invoices-dev/labels.jsonl) is rendered at 200 dpi with a
  *    scanner's noise (slight skew, blur, sensor noise, JPEG; bench/synth/scan.ts) into a temporary folder, and both
  *    the born-digital PDFs (attachments stripped: the pages' figure, not the embedded XML's) and the scans go through
@@ -9,7 +9,8 @@
  *    with accents or ß are read exactly.
  *    `--rotated-only` skips this step (and step 3), for iterating on step 2.
  * 2. `--rotated N` (default 6; 0 skips): N of the documents rendered at 200 dpi and turned by 90, 180, 270, +3 and -3
- *    degrees, each scored against the same documents upright (target: F1 within 0.02).
+ *    degrees, each scored against the same documents upright (target: F1 within 0.02). `--angles` turns by those
+ *    only; `--differences` prints, per document and turn, the labelled fields read otherwise than upright.
  * 3. `--cost N` (default 4; 0 skips): CPU and wall time per page of ingest (what `docsift extract` does before
  *    extraction: orientation, languages, re-reading) against bare `tesseract --psm 6 -l eng` on the same scanned
  *    page images, one page at a time, in the same run.
@@ -30,6 +31,10 @@
  * 0.932 (born-digital 0.938 -> 0.947 with the stop's extraction; difference -0.015 both), turned unchanged (upright
  * 0.963, 90° 0.963, 180° 0.950, 270° 0.963, +3° 0.963, -3° 0.925). Cost (`--cost 2`, load 4-9): einvoices-dev 2.47x
  * bare tesseract's CPU (1.50 OCR processes per page), invoices-dev 3.30x (2.00 per page).
+ * Tried 2026-11-27, sixth stop, and rejected: levelling a skew bicubically (sharp `affine`) rather than with `rotate`'s
+ * bilinear kernel. Same tree, runs side by side, einvoices-dev (in sample): `--rotated 15 --angles 3,-3
+ * --rotated-only` +3° 0.782 -> 0.808, -3° 0.715 -> 0.777 (upright 0.819), but the noisy scans of step 1 (`--rotated 0`)
+ * 0.798 -> 0.771 (seed 16) and 0.790 -> 0.772 (seed 17): sharper resampling helps clean pages turned, not scans.
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -135,6 +140,20 @@ async function makeCorpus(
 }
 
 const f1 = (report: AccuracyReport): number => report.overall.f1;
+
+/** The labelled fields each turned document read otherwise than the same document upright: label, upright, turned. */
+function differences(upright: readonly DocumentOutcome[], turned: readonly DocumentOutcome[]): string {
+  let out = "";
+  for (const [i, { label, predicted }] of turned.entries()) {
+    const before = upright[i]?.predicted;
+    for (const [field, expected] of Object.entries(label.fields)) {
+      const a = before?.get(field)?.value ?? null;
+      const b = predicted?.get(field)?.value ?? null;
+      if (a !== b) out += `    ${label.file.slice(0, 40)} ${field}: label ${expected} | upright ${a} | turned ${b}\n`;
+    }
+  }
+  return out;
+}
 const signed = (x: number): string => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
 
 function fieldTable(digital: AccuracyReport, scanned: AccuracyReport): string {
@@ -216,6 +235,8 @@ async function main(): Promise<number> {
       cost: { type: "string", default: "4" },
       keep: { type: "string" },
       "rotated-only": { type: "boolean", default: false },
+      angles: { type: "string" },
+      differences: { type: "boolean", default: false },
     },
   });
   const labelsPath = resolve(positionals[0] ?? DEFAULT_LABELS);
@@ -254,7 +275,8 @@ async function main(): Promise<number> {
       const step = labels.length / sampleSize;
       const sample = Array.from({ length: sampleSize }, (_, i) => labels[Math.floor(i * step)]!);
       // One corpus of every turn, read in one go: the CLI's start-up is paid per chunk, not per angle.
-      const turns = [0, ...ANGLES];
+      const angles = values.angles === undefined ? ANGLES : values.angles.split(",").map(Number);
+      const turns = [0, ...angles];
       const made = await Promise.all(
         turns.map((degrees) =>
           makeCorpus(sample, root, join(work, "turned", String(degrees)), (pdf) => turnedDocument(pdf, degrees)),
@@ -267,9 +289,11 @@ async function main(): Promise<number> {
       const f1At = (t: number): number => f1(score(outcomes.slice(t * sampleSize, (t + 1) * sampleSize)));
       const upright = f1At(0);
       let out = `rotated pages, ${sampleSize} documents rendered at ${DPI} dpi: upright F1 ${upright.toFixed(3)}\n`;
-      for (const [i, degrees] of ANGLES.entries()) {
+      for (const [i, degrees] of angles.entries()) {
         const turned = f1At(i + 1);
         out += `  turned ${String(degrees).padStart(3)}°: F1 ${turned.toFixed(3)} (${signed(turned - upright)}, target within 0.02)\n`;
+        if (values.differences)
+          out += differences(outcomes.slice(0, sampleSize), outcomes.slice((i + 1) * sampleSize, (i + 2) * sampleSize));
       }
       process.stdout.write(out);
     }

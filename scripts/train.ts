@@ -20,7 +20,7 @@ import { type DecidedDocument, fitModel, mergeGroups } from "../bench/kfold-fit.
 import { runMain } from "../bench/run-main.js";
 import { catalogueMaps, comparisonFor, valuesMatch } from "../bench/score.js";
 import { confidenceOf } from "../src/extract/calibration.js";
-import { chosenAlternative, probability, type RankerModel } from "../src/extract/model/ranker.js";
+import { chosenAlternative, pick, probability, type RankerModel } from "../src/extract/model/ranker.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
@@ -44,6 +44,17 @@ function quality(words: readonly { confidence: number }[]): number {
   return words.length > 0 ? words.reduce((a, w) => a + w.confidence, 0) / words.length : 1;
 }
 
+/** Squared errors per field key of two confidences given the same answers: a reference and a fitted one. */
+type Brier = Map<string, { curve: number; fitted: number; n: number }>;
+
+function addBrier(into: Brier, key: string, y: number, curve: number, fitted: number): void {
+  const s = into.get(key) ?? { curve: 0, fitted: 0, n: 0 };
+  s.curve += (curve - y) ** 2;
+  s.fitted += (fitted - y) ** 2;
+  s.n += 1;
+  into.set(key, s);
+}
+
 /**
  * Brier score per field key of the hand-set choice's confidence over real documents, out of sample: from the family
  * curve of calibration.ts, and from the key's calibrator in the model fitted without the document's fold.
@@ -52,7 +63,7 @@ function calibrationScores(
   docs: readonly DecidedDocument[],
   modelOf: (d: DecidedDocument) => RankerModel | null,
   types: Catalogue["types"],
-  into: Map<string, { curve: number; fitted: number; n: number }>,
+  into: Brier,
 ): void {
   for (const doc of docs) {
     for (const [name, decision] of doc.decisions) {
@@ -69,11 +80,35 @@ function calibrationScores(
         calibrator && chosen
           ? probability(calibrator, chosen.features) * (decision.family === "date" ? penalty : 1)
           : curve;
-      const s = into.get(decision.key) ?? { curve: 0, fitted: 0, n: 0 };
-      s.curve += (curve - y) ** 2;
-      s.fitted += (fitted - y) ** 2;
-      s.n += 1;
-      into.set(decision.key, s);
+      addBrier(into, decision.key, y, curve, fitted);
+    }
+  }
+}
+
+/**
+ * Brier score per field key of the learned ranker's pick over real documents, out of sample: with the ranker's own
+ * probability, and with the key's pick calibrator, both from the model fitted without the document's fold.
+ */
+function pickScores(
+  docs: readonly DecidedDocument[],
+  modelOf: (d: DecidedDocument) => RankerModel | null,
+  types: Catalogue["types"],
+  into: Brier,
+): void {
+  for (const doc of docs) {
+    for (const [name, decision] of doc.decisions) {
+      const expected = doc.label.fields[name];
+      const type = types.get(name);
+      const model = modelOf(doc);
+      const ranker = decision.key ? model?.rankers[decision.key] : undefined;
+      if (expected === undefined || !type || !decision.key || !decision.alternatives || !ranker) continue;
+      const chosen = pick(ranker, decision.alternatives);
+      if (!chosen) continue;
+      const y = valuesMatch(comparisonFor(type), expected, chosen.alternative.scored.value) ? 1 : 0;
+      const penalty = decision.family === "date" ? (decision.penalty ?? 1) : 1;
+      const calibrator = model?.pickCalibrators?.[decision.key];
+      const fitted = calibrator ? probability(calibrator, chosen.standing) : chosen.probability;
+      addBrier(into, decision.key, y, chosen.probability * penalty, fitted * penalty);
     }
   }
 }
@@ -131,16 +166,27 @@ async function main(): Promise<number> {
   const receiptFolds = kfoldModels(receipts, pool, (d) => d.group, folds, seed, catalogue, FIT);
   const invoiceFolds = kfoldModels(invoices, pool, (d) => merged.get(d.group) ?? d.group, folds, seed, catalogue, FIT);
   const scores = new Map<string, { hand: number; learned: number; n: number }>();
+  // A ranker is kept or not on its own picks with its own probability; its pick calibrator is judged after.
+  const withoutPicks =
+    (modelOf: (d: DecidedDocument) => RankerModel | null) =>
+    (d: DecidedDocument): RankerModel | null => {
+      const model = modelOf(d);
+      return model ? { ...model, pickCalibrators: {} } : null;
+    };
   for (const [docs, modelOf] of [
     [receipts, receiptFolds],
     [invoices, invoiceFolds],
   ] as const) {
-    for (const [field, s] of perField(docs, modelOf, catalogue)) scores.set(field, s);
+    for (const [field, s] of perField(docs, withoutPicks(modelOf), catalogue)) scores.set(field, s);
   }
 
-  const brier = new Map<string, { curve: number; fitted: number; n: number }>();
+  const brier: Brier = new Map();
   calibrationScores(receipts, receiptFolds, types, brier);
   calibrationScores(invoices, invoiceFolds, types, brier);
+
+  const picks: Brier = new Map();
+  pickScores(receipts, receiptFolds, types, picks);
+  pickScores(invoices, invoiceFolds, types, picks);
 
   const full = fitModel(pool, types, FIT, {});
   const kept: Record<string, unknown> = {};
@@ -167,6 +213,22 @@ async function main(): Promise<number> {
     calibrated[key] = { ...record, kept: b.fitted < b.curve };
     if (b.fitted < b.curve) calibrators[key] = calibrator;
   }
+  // A kept ranker's pick takes its confidence from the key's pick calibrator where that beat the ranker's own
+  // probability out of sample.
+  const pickCalibrators: NonNullable<RankerModel["pickCalibrators"]> = {};
+  const pickCalibrated: Record<string, unknown> = {};
+  for (const [key, calibrator] of Object.entries(full.pickCalibrators ?? {})) {
+    const b = picks.get(key);
+    if (!rankers[key] || !b || b.n < 10) continue;
+    const round = (v: number) => Math.round(v * 10000) / 10000;
+    pickCalibrated[key] = {
+      n: b.n,
+      rankerBrier: round(b.curve / b.n),
+      fittedBrier: round(b.fitted / b.n),
+      kept: b.fitted < b.curve,
+    };
+    if (b.fitted < b.curve) pickCalibrators[key] = calibrator;
+  }
   const model: RankerModel = {
     version: 1,
     trainedOn: {
@@ -181,9 +243,11 @@ async function main(): Promise<number> {
       learned: kept,
       handRuleKept: handKept,
       calibrators: calibrated,
+      pickCalibrators: pickCalibrated,
     },
     rankers,
     calibrators,
+    pickCalibrators,
   };
   writeFileSync(values.out, `${JSON.stringify(model, null, 2)}\n`);
   // The committed file is kept in the repository's format (biome packs number arrays), so re-running train on the
@@ -191,7 +255,7 @@ async function main(): Promise<number> {
   spawnSync(join(REPO, "node_modules/.bin/biome"), ["format", "--write", values.out], { cwd: REPO, stdio: "ignore" });
   process.stdout.write(
     `wrote ${values.out}: learned ${Object.keys(kept).join(", ") || "none"}; hand rule kept for ${Object.keys(handKept).join(", ") || "none"}\n` +
-      `${JSON.stringify({ learned: kept, handRuleKept: handKept, calibrators: calibrated }, null, 1)}\n`,
+      `${JSON.stringify({ learned: kept, handRuleKept: handKept, calibrators: calibrated, pickCalibrators: pickCalibrated }, null, 1)}\n`,
   );
   return 0;
 }

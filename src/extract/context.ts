@@ -4,6 +4,7 @@
  * side ("Sub Total: 5.00" is a subtotal, not a total), with a strength that decays with distance.
  */
 
+import type { Word } from "../document/model.js";
 import {
   correctLabelWord,
   fuzzyIndex,
@@ -61,9 +62,14 @@ const DATE_LIKE = /\d[./-]\d{1,2}[./-]\d|\d\s*\p{L}{3,}\.?[\s/-]*\d|\p{L}{3,}\.?
 /** Folded words to the left of the span, nearest first, with the number of column gaps crossed before each. */
 function leftWords(layout: Layout, span: Span): LeftWord[] {
   const words: Array<{ text: string; gaps: number; confidence: number }> = [];
+  const taken: Array<{ word: Word; folded: string; seg: LineSegment }> = [];
   const push = (seg: LineSegment, i: number, gaps: number) => {
-    const confidence = seg.words[i]?.confidence ?? 1;
-    for (const text of unglued(seg.words[i]?.text ?? "", seg.folded[i] ?? "").reverse()) {
+    const word = seg.words[i];
+    const folded = seg.folded[i] ?? "";
+    if (word && taken.some((t) => t.seg !== seg && readTwice(t.word, t.folded, word, folded))) return;
+    if (word) taken.push({ word, folded, seg });
+    const confidence = word?.confidence ?? 1;
+    for (const text of unglued(word?.text ?? "", folded).reverse()) {
       words.push({ text, gaps, confidence });
     }
   };
@@ -80,6 +86,18 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
     .join(" ");
   const date = DATE_LIKE.test(value);
   return words.map((w, k) => ({ ...w, beforeDate: date && k < 2 }));
+}
+
+/**
+ * OCR read one printed word twice, into two segments of a row: the same folded text over the same stretch of the row
+ * (at least half the narrower box). A scan's "FACTURE N:  F20260029" came back as "FACTURE N.:", "N:" and the number:
+ * read twice, the "N" stood between "FACTURE" and the number and the invoice number label went unread (einvoices-dev
+ * scanned: 1 of 15 numbers, F1 0.771 -> 0.776).
+ */
+function readTwice(a: Word, aFolded: string, b: Word, bFolded: string): boolean {
+  if (a.source !== "ocr" || b.source !== "ocr" || aFolded === "" || aFolded !== bFolded) return false;
+  const overlap = Math.min(a.box.x1, b.box.x1) - Math.max(a.box.x0, b.box.x0);
+  return overlap >= 0.5 * Math.min(a.box.x1 - a.box.x0, b.box.x1 - b.box.x0);
 }
 
 /**
@@ -425,6 +443,22 @@ function summedRows(page: Layout["pages"][number], row: number, x0: number, x1: 
   return 0;
 }
 
+/** An amount with two decimals and no % sign after it ("55,00", not "19,00 %"). */
+const AMOUNT = /^[^\p{L}\d]{0,3}\d[\d.,'’]*[.,]\d{2}[^\p{L}\d%]{0,3}$/u;
+
+/** A confidently read amount (AMOUNT) printed in `row` over [x0, x1]. */
+function amountOver(page: Layout["pages"][number], row: number, x0: number, x1: number): boolean {
+  return (page.rows[row] ?? []).some((seg) =>
+    seg.words.some(
+      (w, i) =>
+        Math.min(w.box.x1, x1) - Math.max(w.box.x0, x0) > 0 &&
+        AMOUNT.test(w.text) &&
+        !(w.source === "ocr" && w.confidence < DOUBTFUL_OCR) &&
+        !(seg.words[i + 1]?.text ?? "").startsWith("%"),
+    ),
+  );
+}
+
 /**
  * The label printed over [x0, x1] in the nearest row above that has words there (at most four rows up, within three
  * line heights): the words over the span read as one phrase, or with one more word on either side ("Skonto sofort"
@@ -446,6 +480,9 @@ function labelOver(
     // with its % sign alone over the span stands for the word it follows ("Sales Tax (7.25%)" over a narrow value).
     const all = rowWords(page, row - up);
     const overlaps = (w: PlacedWord): boolean => Math.min(w.x1, x1) - Math.max(w.x0, x0) > 0;
+    // An amount over the span ("55,00": RATE_WORD reads it as a rate) is another row's value: the labels are not
+    // past it. Looked past, a tax breakdown's last row took the column labels over its first.
+    if (amountOver(page, row - up, x0, x1)) return null;
     const words = all.filter((w) => !RATE_WORD.test(w.text));
     const direct = words.flatMap((w, i) => (overlaps(w) ? [i] : []));
     const rated = (w: PlacedWord): boolean => w.text.includes("%") && RATE_WORD.test(w.text) && overlaps(w);
@@ -494,6 +531,27 @@ function labelOver(
 
 const GRIDS = new WeakMap<readonly LineSegment[], boolean>();
 
+/** Letter words read left of a label: "Montant déjà payé :" is three, "Total (incl. VAT)" three. */
+const LABEL_RUN = 6;
+
+/**
+ * The label phrase ending right before `number` in its row (letters only, back to the nearest figure), as read or,
+ * read by OCR, one character off ("Montant déjà payé : 10,00").
+ */
+function rowLabel(page: Layout["pages"][number], row: number, number: PlacedWord): readonly LabelEntry[] | null {
+  const before = rowWords(page, row)
+    .filter((w) => w.x1 <= number.x0)
+    .sort((a, b) => b.x1 - a.x1);
+  let key = "";
+  for (const w of before.slice(0, LABEL_RUN)) {
+    if (/\d/.test(w.text) || w.folded === "") return null;
+    key = w.folded + key;
+    const entries = LABELS.get(key) ?? (w.ocr ? nearLabel(key) : null);
+    if (entries) return entries;
+  }
+  return null;
+}
+
 /**
  * Totals printed as a grid (labels over values: "Total HT   TVA   Total TTC" above "100,00   4,90   104,90"): a row
  * of numbers of which two or more, and at least half, stand under labels of summary roles a few rows up (notes at the
@@ -524,12 +582,62 @@ function totalsGrid(page: Layout["pages"][number], row: number): boolean {
     // Only a row close under it: a footer further down (a phone number, a bank account) is no table's row.
     const next = page.rows[row + 1] ?? [];
     const close = next.length > 0 && Math.min(...next.map((s) => s.box.y0)) - top < 3 * height;
+    // A single figure under it with its own label on the left is a line of its own, no table's row: a scan's skew
+    // puts "Montant déjà payé :" and its "10,00" (two rows born-digital) in one row right under the values
+    // (einvoices-dev scanned, seed 16: F1 0.733 -> 0.771; born-digital unchanged).
+    const under = rowWords(page, row + 1).filter(
+      (w) => w.x1 > x0 && w.x0 < x1 && NUMERIC.test(w.text) && !printed.has(w.text),
+    );
     grid =
-      !close ||
-      !rowWords(page, row + 1).some((w) => w.x1 > x0 && w.x0 < x1 && NUMERIC.test(w.text) && !printed.has(w.text));
+      !close || under.length === 0 || (under.length === 1 && !!under[0] && rowLabel(page, row + 1, under[0]) !== null);
   }
   GRIDS.set(segments, grid);
   return grid;
+}
+
+/** Roles of a row of net, tax and gross amounts, left to right. */
+const NET_TAX_GROSS: readonly LabelRole[] = ["subtotal", "tax", "total"];
+/** How much a role read from a row's arithmetic counts: less than a printed label over the value (0.75). */
+const ARITHMETIC_DECAY = 0.5;
+
+const ARITHMETIC_ROWS = new WeakMap<readonly LineSegment[], ReadonlyMap<PlacedWord, LabelRole>>();
+
+/**
+ * A totals grid whose labels OCR lost or garbled past reading: a row of exactly three figures, none labelled, the
+ * first and second adding up to the third, and that third printed again on the page under a total or amount-due
+ * label ("NET A PAYER 104,90 EUR" under "100,00  4,90  104,90"). The figures are the net amount, the tax and the
+ * gross amount, in that order. Two of einvoices-dev's 15 scans (issue #16, seed 16) lost their grid's labels so, and
+ * took a line item's "(Net): 7,00" for the subtotal: scanned F1 0.776 -> 0.798, born-digital unchanged.
+ */
+function arithmeticRow(page: Layout["pages"][number], row: number): ReadonlyMap<PlacedWord, LabelRole> {
+  const segments = page.rows[row] ?? [];
+  const known = ARITHMETIC_ROWS.get(segments);
+  if (known) return known;
+  const roles = new Map<PlacedWord, LabelRole>();
+  const numbers = rowWords(page, row).filter((w) => NUMERIC.test(w.text));
+  const [net, tax, gross] = numbers;
+  if (
+    numbers.length === 3 &&
+    net &&
+    tax &&
+    gross &&
+    addsUp(gross.text, [net.text, tax.text]) &&
+    numbers.every((n) => rowLabel(page, row, n) === null) &&
+    page.rows.some((_, r) =>
+      rowWords(page, r).some(
+        (w) =>
+          w !== gross &&
+          r !== row &&
+          NUMERIC.test(w.text) &&
+          addsUp(w.text, [gross.text]) &&
+          rowLabel(page, r, w)?.some((e) => e.role === "total" || e.role === "amountDue"),
+      ),
+    )
+  ) {
+    for (const [i, n] of numbers.entries()) roles.set(n, NET_TAX_GROSS[i] ?? "total");
+  }
+  ARITHMETIC_ROWS.set(segments, roles);
+  return roles;
 }
 
 function aboveLabel(layout: Layout, span: Span): LabelHit | null {
@@ -551,6 +659,14 @@ function aboveLabel(layout: Layout, span: Span): LabelHit | null {
         : [x0, x1];
     const over = labelOver(page, span.segment.row, n0, n1, span.segment.box.y0, height);
     if (over) return { roles: over.entries, decay: 0.75, direction: "above", distance: over.up, gaps: 0, grid: true };
+  } else {
+    const digits = span.segment.words.slice(span.start, span.end).filter((w) => /\d/.test(w.text));
+    for (const [w, role] of arithmeticRow(page, span.segment.row)) {
+      if (digits.length === 1 && digits[0]?.box.x0 === w.x0) {
+        const roles = [{ role, weight: 1, words: 1 }];
+        return { roles, decay: ARITHMETIC_DECAY, direction: "above", distance: 0, gaps: 0, grid: true };
+      }
+    }
   }
   for (let up = 1; up <= 2; up++) {
     const row = page.rows[span.segment.row - up];

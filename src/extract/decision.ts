@@ -36,20 +36,22 @@ export interface FieldDecision {
 }
 
 /**
- * The decision the learned ranker of its key makes among its alternatives; the hand-set decision when the model has
- * no ranker for the key (or no model is given).
+ * The decision the learned ranker of its key makes among its alternatives, with the confidence its pick calibrator
+ * gives the pick where the model has one (else the ranker's own probability); the hand-set decision when the model
+ * has no ranker for the key (or no model is given).
  */
 export function applyModel(decision: FieldDecision, model: RankerModel | null): FieldDecision {
   const ranker = decision.key && model ? model.rankers[decision.key] : undefined;
   if (!ranker && decision.key && decision.alternatives) return calibrated(decision, model?.calibrators?.[decision.key]);
   if (!ranker || !decision.alternatives) return decision;
   const chosen = pick(ranker, decision.alternatives);
+  const pickCalibrator = model?.pickCalibrators?.[decision.key ?? ""];
   if (!chosen) return { family: decision.family, best: null, key: decision.key ?? "" };
   return {
     family: decision.family,
     key: decision.key ?? "",
     best: chosen.alternative.scored,
-    probability: chosen.probability,
+    probability: pickCalibrator ? probability(pickCalibrator, chosen.standing) : chosen.probability,
     // The date corpora the ranker is fitted on rarely leave the day/month order to a guess (their dates are
     // unambiguous or their locale given), so it cannot learn what a guess costs: a date's penalty still applies. An
     // amount's penalty (a total the payment contradicts) is a feature the ranker weighs, so it is not applied twice.

@@ -29,6 +29,13 @@ export interface RankerModel {
    * calibration.ts out of sample.
    */
   calibrators?: Record<string, LinearModel>;
+  /**
+   * Per field key with a kept ranker: a logistic model of whether the ranker's pick is right, from how the pick stands
+   * among its rivals (pickFeatures). The ranker scores each candidate alone, so a page with six dates can leave the
+   * right one at 0.19 though it leads the others by far, and the answer is withheld. Fitted by `npm run train` on
+   * picks the ranker made out of fold, and kept only where it beat the ranker's own probability out of sample.
+   */
+  pickCalibrators?: Record<string, LinearModel>;
 }
 
 export interface Alternative {
@@ -50,17 +57,39 @@ export function probability(model: LinearModel, features: Readonly<Record<string
   return 1 / (1 + Math.exp(-logit(model, features)));
 }
 
-/** The most probable alternative and its probability, or null when there is none. */
-export function pick(
-  model: LinearModel,
-  alternatives: readonly Alternative[],
-): { alternative: Alternative; probability: number } | null {
-  let best: { alternative: Alternative; probability: number } | null = null;
-  for (const alternative of alternatives) {
-    const p = probability(model, alternative.features);
-    if (!best || p > best.probability) best = { alternative, probability: p };
-  }
-  return best;
+/** A ranker's pick: the most probable alternative, its probability and how it stood among the others. */
+export interface Pick {
+  alternative: Alternative;
+  probability: number;
+  /** Features of the pick among its rivals, for the key's pick calibrator. */
+  standing: Record<string, number>;
+}
+
+/** A logit gap this wide is as good as no rival at all (probability ratio e^8, about 3000). */
+const MAX_MARGIN = 8;
+
+/**
+ * How a pick with logit `top` stands among alternatives with logits `logits` (the pick's among them): its logit, its
+ * lead over the runner-up, its share of the softmax over all of them (the probability that it is the one right
+ * value if exactly one is), and how many rivals it had.
+ */
+export function standingOf(top: number, logits: readonly number[]): Record<string, number> {
+  const others = [...logits].sort((a, b) => b - a).slice(1);
+  const second = others[0];
+  const margin = second === undefined ? MAX_MARGIN : Math.min(MAX_MARGIN, top - second);
+  const share = 1 / logits.reduce((sum, z) => sum + Math.exp(z - top), 0);
+  return { logit: top, margin, share, rivals: Math.log1p(others.length) };
+}
+
+/** The most probable alternative and how it stands among the others, or null when there is none. */
+export function pick(model: LinearModel, alternatives: readonly Alternative[]): Pick | null {
+  const logits = alternatives.map((a) => logit(model, a.features));
+  let best = -1;
+  for (let i = 0; i < logits.length; i++) if (best < 0 || (logits[i] ?? 0) > (logits[best] ?? 0)) best = i;
+  const alternative = alternatives[best];
+  if (!alternative) return null;
+  const top = logits[best] ?? 0;
+  return { alternative, probability: 1 / (1 + Math.exp(-top)), standing: standingOf(top, logits) };
 }
 
 /** The alternative that stands for the hand-set choice: the same printed value (the first such, as ranked). */

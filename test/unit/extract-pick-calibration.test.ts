@@ -1,0 +1,88 @@
+/**
+ * A learned ranker scores each candidate alone: among six dates the right one can lead the others by far and still be
+ * given 0.19, and be withheld. A key's pick calibrator turns how the pick stands among its rivals (its logit, its lead
+ * over the runner-up, its softmax share) into the confidence of the answer.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { applyModel, type FieldDecision, toField } from "../../src/extract/decision.js";
+import {
+  type Alternative,
+  type LinearModel,
+  pick,
+  type RankerModel,
+  standingOf,
+} from "../../src/extract/model/ranker.js";
+
+/** A ranker on one feature `x`, unstandardised: logit = x - 3. */
+const RANKER: LinearModel = { features: ["x"], mean: [0], scale: [1], weights: [1], bias: -3 };
+/** A pick calibrator that trusts a wide lead: logit = 2 * margin - 2. */
+const BY_MARGIN: LinearModel = { features: ["margin"], mean: [0], scale: [1], weights: [2], bias: -2 };
+
+const alternative = (value: string, x: number): Alternative => ({
+  scored: { value, score: x, words: [] },
+  features: { x },
+});
+
+/** Six dates: the first leads by 3 logits and is still given under 0.2 by the ranker alone. */
+const DATES = [
+  alternative("2024-03-01", 1.6),
+  alternative("2024-02-01", -1.4),
+  alternative("2024-02-29", -1.6),
+  alternative("2024-03-31", -2),
+  alternative("2024-04-15", -2.5),
+  alternative("2023-12-31", -3),
+];
+
+const decision = (alternatives: Alternative[]): FieldDecision => ({
+  family: "date",
+  best: alternatives[1]?.scored ?? null,
+  key: "invoice.date",
+  alternatives,
+});
+
+describe("pick calibration", () => {
+  it("measures a pick's lead, share and rivals", () => {
+    const alone = standingOf(0.5, [0.5]);
+    assert.equal(alone.margin, 8);
+    assert.equal(alone.share, 1);
+    assert.equal(alone.rivals, 0);
+    const leading = standingOf(2, [2, -1, -3]);
+    assert.equal(leading.margin, 3);
+    assert.ok((leading.share ?? 0) > 0.9 && (leading.share ?? 0) < 1);
+    assert.equal(leading.rivals, Math.log1p(2));
+    const tied = standingOf(0, [0, 0]);
+    assert.equal(tied.margin, 0);
+    assert.equal(tied.share, 0.5);
+  });
+
+  it("picks the most probable alternative with its standing", () => {
+    const chosen = pick(RANKER, DATES);
+    assert.equal(chosen?.alternative.scored.value, "2024-03-01");
+    assert.ok(Math.abs((chosen?.probability ?? 0) - 1 / (1 + Math.exp(1.4))) < 1e-9);
+    assert.ok(Math.abs((chosen?.standing.margin ?? 0) - 3) < 1e-9);
+  });
+
+  it("answers a clear leader the ranker alone would withhold", () => {
+    const plain: RankerModel = { version: 1, trainedOn: {}, rankers: { "invoice.date": RANKER } };
+    const withheld = toField("invoice.date", applyModel(decision(DATES), plain), () => 1);
+    assert.equal(withheld.value, null);
+
+    const calibrated: RankerModel = { ...plain, pickCalibrators: { "invoice.date": BY_MARGIN } };
+    const field = toField("invoice.date", applyModel(decision(DATES), calibrated), () => 1);
+    assert.equal(field.value, "2024-03-01");
+    assert.equal(field.confidence, Math.round((1 / (1 + Math.exp(-4))) * 1000) / 1000);
+  });
+
+  it("gives a close call a low confidence though each candidate scores high", () => {
+    const close = [alternative("2024-03-01", 6), alternative("2024-03-02", 5.9)];
+    const calibrated: RankerModel = {
+      version: 1,
+      trainedOn: {},
+      rankers: { "invoice.date": RANKER },
+      pickCalibrators: { "invoice.date": BY_MARGIN },
+    };
+    const field = toField("invoice.date", applyModel(decision(close), calibrated), () => 1);
+    assert.equal(field.value, null);
+  });
+});
