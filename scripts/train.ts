@@ -20,7 +20,7 @@ import { type DecidedDocument, fitModel, mergeGroups } from "../bench/kfold-fit.
 import { runMain } from "../bench/run-main.js";
 import { catalogueMaps, comparisonFor, valuesMatch } from "../bench/score.js";
 import { confidenceOf } from "../src/extract/calibration.js";
-import { chosenAlternative, pick, probability, type RankerModel } from "../src/extract/model/ranker.js";
+import { chosenAlternative, pick, pickConfidence, probability, type RankerModel } from "../src/extract/model/ranker.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
@@ -107,7 +107,7 @@ function pickScores(
       const y = valuesMatch(comparisonFor(type), expected, chosen.alternative.scored.value) ? 1 : 0;
       const penalty = decision.family === "date" ? (decision.penalty ?? 1) : 1;
       const calibrator = model?.pickCalibrators?.[decision.key];
-      const fitted = calibrator ? probability(calibrator, chosen.standing) : chosen.probability;
+      const fitted = calibrator ? pickConfidence(calibrator, chosen.standing) : chosen.probability;
       addBrier(into, decision.key, y, chosen.probability * penalty, fitted * penalty);
     }
   }

@@ -8,6 +8,7 @@ import {
   chosenAlternative,
   type LinearModel,
   pick,
+  pickConfidence,
   probability,
   type RankerModel,
 } from "./model/ranker.js";
@@ -51,7 +52,7 @@ export function applyModel(decision: FieldDecision, model: RankerModel | null): 
     family: decision.family,
     key: decision.key ?? "",
     best: chosen.alternative.scored,
-    probability: pickCalibrator ? probability(pickCalibrator, chosen.standing) : chosen.probability,
+    probability: pickCalibrator ? pickConfidence(pickCalibrator, chosen.standing) : chosen.probability,
     // The date corpora the ranker is fitted on rarely leave the day/month order to a guess (their dates are
     // unambiguous or their locale given), so it cannot learn what a guess costs: a date's penalty still applies. An
     // amount's penalty (a total the payment contradicts) is a feature the ranker weighs, so it is not applied twice.

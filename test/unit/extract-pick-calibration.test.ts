@@ -1,6 +1,6 @@
 /**
  * A learned ranker scores each candidate alone: among six dates the right one can lead the others by far and still be
- * given 0.19, and be withheld. A key's pick calibrator turns how the pick stands among its rivals (its logit, its lead
+ * given 0.2, and be withheld. A key's pick calibrator turns how the pick stands among its rivals (its logit, its lead
  * over the runner-up, its softmax share) into the confidence of the answer.
  */
 import assert from "node:assert/strict";
@@ -10,6 +10,8 @@ import {
   type Alternative,
   type LinearModel,
   pick,
+  pickConfidence,
+  probability,
   type RankerModel,
   standingOf,
 } from "../../src/extract/model/ranker.js";
@@ -72,6 +74,14 @@ describe("pick calibration", () => {
     const field = toField("invoice.date", applyModel(decision(DATES), calibrated), () => 1);
     assert.equal(field.value, "2024-03-01");
     assert.equal(field.confidence, Math.round((1 / (1 + Math.exp(-4))) * 1000) / 1000);
+  });
+
+  it("judges a pick standing as no training pick did as the most extreme seen, not past it", () => {
+    // Fitted where every pick had about five rivals (a spread of 0.01): a lone candidate is 161 spreads out, and is
+    // judged 6 spreads out (logit 3 - 6), not 161 (logit 3 - 161: nothing).
+    const narrow: LinearModel = { features: ["rivals"], mean: [1.61], scale: [0.01], weights: [1], bias: 3 };
+    assert.ok(Math.abs(pickConfidence(narrow, standingOf(1, [1])) - 1 / (1 + Math.exp(3))) < 1e-9);
+    assert.equal(pickConfidence(narrow, { rivals: 1.6 }), probability(narrow, { rivals: 1.6 }));
   });
 
   it("gives a close call a low confidence though each candidate scores high", () => {
