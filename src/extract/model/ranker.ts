@@ -31,9 +31,9 @@ export interface RankerModel {
   calibrators?: Record<string, LinearModel>;
   /**
    * Per field key with a kept ranker: a logistic model of whether the ranker's pick is right, from how the pick stands
-   * among its rivals (pickFeatures). The ranker scores each candidate alone, so a page with six dates can leave the
-   * right one at 0.19 though it leads the others by far, and the answer is withheld. Fitted by `npm run train` on
-   * picks the ranker made out of fold, and kept only where it beat the ranker's own probability out of sample.
+   * among its rivals (standingOf). The ranker scores each candidate alone, so on a page with six dates its pick can
+   * lead the others by far and still be given 0.34, and the answer is withheld. Fitted by `npm run train` per field
+   * family on picks made out of fold, and kept only where it beat the ranker's own probability out of sample.
    */
   pickCalibrators?: Record<string, LinearModel>;
 }
