@@ -31,7 +31,7 @@ interface Row {
 }
 
 /** Each labelled decision with a field key and alternatives: its document, the label and how values compare. */
-function* labelledDecisions(docs: readonly DecidedDocument[], types: ReadonlyMap<string, FieldType>) {
+export function* labelledDecisions(docs: readonly DecidedDocument[], types: ReadonlyMap<string, FieldType>) {
   for (const doc of docs) {
     for (const [name, decision] of doc.decisions) {
       const expected = doc.label.fields[name];

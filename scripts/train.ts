@@ -16,9 +16,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CORPORA, decidedCorpus, FIT, WEIGHTS } from "../bench/kfold.js";
 import { type Catalogue, kfoldModels, report } from "../bench/kfold-eval.js";
-import { type DecidedDocument, fitModel, mergeGroups } from "../bench/kfold-fit.js";
+import { type DecidedDocument, fitModel, labelledDecisions, mergeGroups } from "../bench/kfold-fit.js";
 import { runMain } from "../bench/run-main.js";
-import { catalogueMaps, comparisonFor, valuesMatch } from "../bench/score.js";
+import { catalogueMaps, valuesMatch } from "../bench/score.js";
 import { confidenceOf } from "../src/extract/calibration.js";
 import { chosenAlternative, pick, pickConfidence, probability, type RankerModel } from "../src/extract/model/ranker.js";
 
@@ -65,23 +65,19 @@ function calibrationScores(
   types: Catalogue["types"],
   into: Brier,
 ): void {
-  for (const doc of docs) {
-    for (const [name, decision] of doc.decisions) {
-      const expected = doc.label.fields[name];
-      const type = types.get(name);
-      const best = decision.best;
-      if (expected === undefined || !type || !decision.key || !decision.alternatives || !best) continue;
-      const y = valuesMatch(comparisonFor(type), expected, best.value) ? 1 : 0;
-      const penalty = decision.penalty ?? 1;
-      const curve = confidenceOf(decision.family, best.score, quality(best.words)) * penalty;
-      const calibrator = modelOf(doc)?.calibrators?.[decision.key];
-      const chosen = chosenAlternative(decision.alternatives, best);
-      const fitted =
-        calibrator && chosen
-          ? probability(calibrator, chosen.features) * (decision.family === "date" ? penalty : 1)
-          : curve;
-      addBrier(into, decision.key, y, curve, fitted);
-    }
+  for (const { doc, decision, key, alternatives, expected, comparison } of labelledDecisions(docs, types)) {
+    const best = decision.best;
+    if (!best) continue;
+    const y = valuesMatch(comparison, expected, best.value) ? 1 : 0;
+    const penalty = decision.penalty ?? 1;
+    const curve = confidenceOf(decision.family, best.score, quality(best.words)) * penalty;
+    const calibrator = modelOf(doc)?.calibrators?.[key];
+    const chosen = chosenAlternative(alternatives, best);
+    const fitted =
+      calibrator && chosen
+        ? probability(calibrator, chosen.features) * (decision.family === "date" ? penalty : 1)
+        : curve;
+    addBrier(into, key, y, curve, fitted);
   }
 }
 
@@ -95,21 +91,16 @@ function pickScores(
   types: Catalogue["types"],
   into: Brier,
 ): void {
-  for (const doc of docs) {
-    for (const [name, decision] of doc.decisions) {
-      const expected = doc.label.fields[name];
-      const type = types.get(name);
-      const model = modelOf(doc);
-      const ranker = decision.key ? model?.rankers[decision.key] : undefined;
-      if (expected === undefined || !type || !decision.key || !decision.alternatives || !ranker) continue;
-      const chosen = pick(ranker, decision.alternatives);
-      if (!chosen) continue;
-      const y = valuesMatch(comparisonFor(type), expected, chosen.alternative.scored.value) ? 1 : 0;
-      const penalty = decision.family === "date" ? (decision.penalty ?? 1) : 1;
-      const calibrator = model?.pickCalibrators?.[decision.key];
-      const fitted = calibrator ? pickConfidence(calibrator, chosen.standing) : chosen.probability;
-      addBrier(into, decision.key, y, chosen.probability * penalty, fitted * penalty);
-    }
+  for (const { doc, decision, key, alternatives, expected, comparison } of labelledDecisions(docs, types)) {
+    const model = modelOf(doc);
+    const ranker = model?.rankers[key];
+    const chosen = ranker ? pick(ranker, alternatives) : null;
+    if (!chosen) continue;
+    const y = valuesMatch(comparison, expected, chosen.alternative.scored.value) ? 1 : 0;
+    const penalty = decision.family === "date" ? (decision.penalty ?? 1) : 1;
+    const calibrator = model?.pickCalibrators?.[key];
+    const fitted = calibrator ? pickConfidence(calibrator, chosen.standing) : chosen.probability;
+    addBrier(into, key, y, chosen.probability * penalty, fitted * penalty);
   }
 }
 

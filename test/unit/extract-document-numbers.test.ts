@@ -6,23 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { resolveFields } from "../../src/catalog/lookup.js";
 import type { Document } from "../../src/document/model.js";
 import { documentNumber } from "../../src/extract/identifiers.js";
-import { extract } from "../../src/extract/index.js";
 import { buildLayout } from "../../src/extract/layout.js";
 import { parseDate } from "../../src/extract/normalise/date.js";
+import { invoiceFields } from "../helpers/invoice-fields.js";
 import { textDocument } from "../helpers/receipt-document.js";
 
 type Row = Array<[string, number]>;
-
-function fields(document: Document): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  for (const f of extract(document, resolveFields({ products: ["invoices"] }))) {
-    out.set(f.name, typeof f.value === "string" ? f.value : null);
-  }
-  return out;
-}
 
 /** An invoice page: `head` rows, then a customer, one item and totals. */
 function invoice(head: Row[], tail: Row[] = []): Document {
@@ -69,17 +60,17 @@ describe("invoice numbers", () => {
         ["549910", 300],
       ],
     ]);
-    assert.equal(fields(doc).get("invoice.number"), "01.234.567.8-2018-1");
+    assert.equal(invoiceFields(doc).get("invoice.number"), "01.234.567.8-2018-1");
   });
 
   it("reads 'R18‐31' after 'Handelsrechnung (380) Nr.', not the type code", () => {
     const doc = invoice([[["Handelsrechnung (380) Nr. R18\u201031 vom 03.10.2018", 40]]]);
-    assert.equal(fields(doc).get("invoice.number"), "R18-31");
+    assert.equal(invoiceFields(doc).get("invoice.number"), "R18-31");
   });
 
   it("takes the value a 'No.' label owns, not the code printed before that label", () => {
     const doc = invoice([[["Invoice 380 No. 4711 of 03.10.2018", 40]]]);
-    assert.equal(fields(doc).get("invoice.number"), "4711");
+    assert.equal(invoiceFields(doc).get("invoice.number"), "4711");
   });
 
   it("never answers with a supplier or customer number (Lieferanten Nr., Kd. Nr., Vendor No., codice fornitore)", () => {
@@ -131,7 +122,7 @@ describe("due dates", () => {
         ],
         [[[`${label} ${printed}`, 40]]],
       );
-      assert.equal(fields(doc).get("invoice.dueDate"), iso);
+      assert.equal(invoiceFields(doc).get("invoice.dueDate"), iso);
     });
   }
 });
@@ -154,25 +145,25 @@ describe("due dates from payment terms", () => {
       "Payment terms: net 30, 19/10/2023",
       "Paiement à 30 jours, soit le 19/10/2023",
     ]) {
-      assert.equal(fields(invoice(head, [[[line, 40]]])).get("invoice.dueDate"), "2023-10-19", line);
+      assert.equal(invoiceFields(invoice(head, [[[line, 40]]])).get("invoice.dueDate"), "2023-10-19", line);
     }
   });
 
   it("reads a bracketed date that ends a sentence ('(19.10.2023).')", () => {
     assert.equal(parseDate("(19.10.2023).", { dateOrder: "DMY" })?.iso, "2023-10-19");
     const line = "Règlement à 30 jours net (19/10/2023).";
-    assert.equal(fields(invoice(head, [[[line, 40]]])).get("invoice.dueDate"), "2023-10-19");
+    assert.equal(invoiceFields(invoice(head, [[[line, 40]]])).get("invoice.dueDate"), "2023-10-19");
   });
 
   it("leaves a date the terms do not work out to unlabelled", () => {
     const doc = invoice(head, [[["Zahlungsbedingungen: 14 Tage netto (19.10.2023)", 40]]]);
-    assert.equal(fields(doc).get("invoice.dueDate"), null);
+    assert.equal(invoiceFields(doc).get("invoice.dueDate"), null);
   });
 });
 
 describe("a value before a weaker 'Ref' label", () => {
   it("stays the invoice number ('Invoice No 12345 Ref 777')", () => {
     const doc = invoice([[["Invoice No 12345 Ref 777", 40]]]);
-    assert.equal(fields(doc).get("invoice.number"), "12345");
+    assert.equal(invoiceFields(doc).get("invoice.number"), "12345");
   });
 });

@@ -6,18 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { resolveFields } from "../../src/catalog/lookup.js";
 import type { Document } from "../../src/document/model.js";
-import { extract } from "../../src/extract/index.js";
+import { invoiceFields } from "../helpers/invoice-fields.js";
 import { type ReceiptRow, receipt } from "../helpers/receipt-document.js";
-
-function fields(document: Document): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  for (const f of extract(document, resolveFields({ products: ["invoices"] }))) {
-    out.set(f.name, typeof f.value === "string" ? f.value : null);
-  }
-  return out;
-}
 
 /** A text-layer page of rows (no OCR doubt). */
 const page = (rows: ReceiptRow[]): Document => {
@@ -31,7 +22,7 @@ const page = (rows: ReceiptRow[]): Document => {
 
 describe("parties on invoices that open with the bill-to block", () => {
   it("takes the seller from its legal line in the footer, the customer from the bill-to block", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         [["INVOICE", 20]],
         [
@@ -65,7 +56,7 @@ describe("parties on invoices that open with the bill-to block", () => {
   });
 
   it("reads the customer after 'Billing contact' and never answers the customer as the supplier", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         [["Receipt for invoice 8812", 20]],
         [
@@ -115,27 +106,27 @@ describe("a seller named only by its domain", () => {
   ];
 
   it("answers the domain of the seller's e-mail, not a line item or the customer's domain", () => {
-    const got = fields(page(rows("support@lumenworks.io")));
+    const got = invoiceFields(page(rows("support@lumenworks.io")));
     assert.equal(got.get("supplier.name"), "lumenworks.io");
     assert.equal(got.get("customer.name"), "Harbour Dental Group");
   });
 
   it("takes the printed name the domain spells, with its legal form", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([...rows("www.lumenworks.io"), [["Lumen Works GmbH & Co. KG - Hauptstr. 4 - Berlin", 20]]]),
     );
     assert.equal(got.get("supplier.name"), "Lumen Works GmbH & Co. KG");
   });
 
   it("does not cut a line to the word the domain spells when no legal form closes it", () => {
-    const got = fields(page([...rows("www.lumenworks.io"), [["Lumenworks trade name", 20]]]));
+    const got = invoiceFields(page([...rows("www.lumenworks.io"), [["Lumenworks trade name", 20]]]));
     assert.equal(got.get("supplier.name"), "lumenworks.io");
   });
 });
 
 describe("totals and amounts due", () => {
   it("answers the printed amount due of a paid invoice, not the arithmetic", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         [
           ["Invoice 5531", 20],
@@ -169,7 +160,7 @@ describe("totals and amounts due", () => {
   });
 
   it("does not take a payment line as the subtotal", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         [
           ["Invoice 5532", 20],
@@ -198,7 +189,7 @@ describe("totals and amounts due", () => {
   });
 
   it("prefers 'Total for this invoice' over the per-service charges below it", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         [
           ["Invoice 77-2", 20],
@@ -225,7 +216,7 @@ describe("totals and amounts due", () => {
 
 describe("dates of subscriptions", () => {
   it("does not take the billing period or the next billing date as the issue date", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         [["Northwind Cloud", 20]],
         [["Billing period Feb 1, 2024 - Feb 29, 2024", 20]],
@@ -249,7 +240,7 @@ describe("dates of subscriptions", () => {
 
 describe("a delivery-address label above the customer's block", () => {
   it("is not the customer's name", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         [["Brightwater Mills Ltd - 4 Canal Row - Leeds LS1 4AB", 20]],
         [["VAT GB 123 4567 89 - Company No 0123456", 20]],
@@ -282,7 +273,7 @@ describe("a delivery-address label above the customer's block", () => {
 
 describe("SaaS layouts in other languages", () => {
   it("prefers 'Total de cette facture' over the per-service totals below it", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         [["Facture", 20]],
         [
@@ -323,7 +314,7 @@ describe("SaaS layouts in other languages", () => {
   });
 
   it("does not take the line item under a billing period as the seller's name", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         [["Facture", 20]],
         [

@@ -5,20 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { resolveFields } from "../../src/catalog/lookup.js";
 import type { Document } from "../../src/document/model.js";
-import { extract } from "../../src/extract/index.js";
+import { invoiceFields } from "../helpers/invoice-fields.js";
 import { scannedDocument, textDocument } from "../helpers/receipt-document.js";
 
 type Rows = ReadonlyArray<ReadonlyArray<[string, number]>>;
-
-function fields(document: Document): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  for (const f of extract(document, resolveFields({ products: ["invoices"] }))) {
-    out.set(f.name, typeof f.value === "string" ? f.value : null);
-  }
-  return out;
-}
 
 const HEADER: Rows = [
   [
@@ -79,7 +70,7 @@ describe("a scan's rows under a totals grid", () => {
     ["scanned", (rows: Rows) => scannedDocument(rows, 800)],
   ] as const) {
     it(`reads the grid's values under their labels with a labelled line right under them (${name})`, () => {
-      const got = fields(make([...HEADER, ...GRID_THEN_PAID]));
+      const got = invoiceFields(make([...HEADER, ...GRID_THEN_PAID]));
       assert.equal(got.get("invoice.subtotal"), "100.00");
       assert.equal(got.get("invoice.tax"), "20.00");
       assert.equal(got.get("invoice.total"), "120.00");
@@ -87,7 +78,7 @@ describe("a scan's rows under a totals grid", () => {
   }
 
   it("keeps a tax breakdown's second row of figures a table row, not a labelled line", () => {
-    const got = fields(
+    const got = invoiceFields(
       scannedDocument(
         [
           ...HEADER,
@@ -122,7 +113,7 @@ describe("a scan's rows under a totals grid", () => {
 
 describe("a totals grid whose labels OCR lost", () => {
   it("reads net, tax and gross from a row of three figures adding up to the amount due printed below", () => {
-    const got = fields(
+    const got = invoiceFields(
       scannedDocument(
         [
           ...HEADER,
@@ -194,6 +185,6 @@ function readTwice(): Document {
 
 describe("a word OCR read twice", () => {
   it("reads the invoice number label past a second reading of its 'N°'", () => {
-    assert.equal(fields(readTwice()).get("invoice.number"), "F20260029");
+    assert.equal(invoiceFields(readTwice()).get("invoice.number"), "F20260029");
   });
 });

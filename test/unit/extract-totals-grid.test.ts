@@ -6,24 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { resolveFields } from "../../src/catalog/lookup.js";
 import type { Document } from "../../src/document/model.js";
 import { applyModel, type FieldDecision } from "../../src/extract/decision.js";
-import { extract, rawDecisions } from "../../src/extract/index.js";
+import { rawDecisions } from "../../src/extract/index.js";
 import type { LinearModel, RankerModel } from "../../src/extract/model/ranker.js";
+import { invoiceFields } from "../helpers/invoice-fields.js";
 import { scannedDocument, textDocument } from "../helpers/receipt-document.js";
 import { type Cell, left, right, tablePage } from "../helpers/table-page.js";
 
 /** A text-layer page, 800 px wide: each row's cells as [text, x in px], words 8 px per character, rows 18 px apart. */
 const page = (rows: ReadonlyArray<ReadonlyArray<[string, number]>>): Document => textDocument(rows, 800);
-
-function fields(document: Document): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  for (const f of extract(document, resolveFields({ products: ["invoices"] }))) {
-    out.set(f.name, typeof f.value === "string" ? f.value : null);
-  }
-  return out;
-}
 
 const HEADER: ReadonlyArray<ReadonlyArray<[string, number]>> = [
   [
@@ -78,14 +70,14 @@ const GRID_TOTALS: ReadonlyArray<ReadonlyArray<[string, number]>> = [
 
 describe("totals printed as labels over values", () => {
   it("reads each value from under its label, past a note between the rows", () => {
-    const got = fields(page([...HEADER, ...GRID_TOTALS]));
+    const got = invoiceFields(page([...HEADER, ...GRID_TOTALS]));
     assert.equal(got.get("invoice.subtotal"), "100.00");
     assert.equal(got.get("invoice.tax"), "20.00");
     assert.equal(got.get("invoice.total"), "120.00");
   });
 
   it("reads the totals from the row that adds up a breakdown's rows, unlabelled, above a footer", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         ...HEADER,
         [
@@ -146,7 +138,7 @@ describe("totals printed as labels over values", () => {
       ],
       ...GRID_TOTALS.slice(4),
     ];
-    const got = fields(scannedDocument(rows, 800));
+    const got = invoiceFields(scannedDocument(rows, 800));
     assert.equal(got.get("invoice.subtotal"), "100.00");
     assert.equal(got.get("invoice.tax"), "20.00");
     assert.equal(got.get("invoice.total"), "120.00");
@@ -170,14 +162,14 @@ describe("totals printed as labels over values", () => {
     ];
     const document = scannedDocument(rows, 800);
     for (const word of document.pages[0]?.words ?? []) if (/^1?[02]00$/.test(word.text)) word.confidence = 0.4;
-    const got = fields(document);
+    const got = invoiceFields(document);
     assert.equal(got.get("invoice.subtotal"), "100.00");
     assert.equal(got.get("invoice.tax"), "20.00");
     assert.equal(got.get("invoice.total"), "120.00");
   });
 
   it("reads the values past a note printed across their columns", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         ...HEADER,
         [
@@ -224,7 +216,7 @@ describe("totals printed as labels over values", () => {
   });
 
   it("reads a tax under a label that carries its rate in brackets, above a footer with a phone number", () => {
-    const got = fields(
+    const got = invoiceFields(
       page([
         ...HEADER,
         [
@@ -291,7 +283,7 @@ describe("totals printed as labels over values", () => {
       [l("Albion Print PLC", 0.05), l("T: 020 7110 6413", 0.4), l("IBAN: GB82BARC63279392359625", 0.66)],
     ];
     const tops = [0.05, 0.07, 0.09, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32, 0.34, 0.4, 0.42, 0.9];
-    const got = fields({ type: "pdf", pages: [tablePage(1, rows, { tops })] });
+    const got = invoiceFields({ type: "pdf", pages: [tablePage(1, rows, { tops })] });
     assert.equal(got.get("invoice.tax"), "1037.71");
     assert.equal(got.get("invoice.total"), "6226.24");
   });
@@ -331,7 +323,7 @@ describe("totals printed as labels over values", () => {
 
 describe("the supplier's VAT id", () => {
   it("reads a VAT id printed in five groups under 'N° TVA intra', not the customer's", () => {
-    const got = fields(page([...HEADER, ...GRID_TOTALS]));
+    const got = invoiceFields(page([...HEADER, ...GRID_TOTALS]));
     assert.equal(got.get("supplier.taxId"), "FR11123456782");
   });
 });
