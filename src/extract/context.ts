@@ -193,6 +193,7 @@ const TAX_WORDS = new Set([
   "gst",
   "vat",
   "tax",
+  "sales",
   "taxes",
   "mwst",
   "ust",
@@ -212,6 +213,22 @@ const TAX_WORDS = new Set([
 /** "Imclusive", "Exc1uding": qualifier words OCR damaged, read back like label words. */
 const QUALIFIER_WORDS = fuzzyIndex([...INCLUDING, ...EXCLUDING]);
 
+/** The word that joins a tax rate to the base it is charged on: "10% on $52.99", "19 % auf 100,00", "20 % sur". */
+const ON_BASE = new Set(["on", "of", "auf", "von", "sur", "de", "sobre", "op", "over", "su"]);
+
+/**
+ * "Sales tax (10% on $52.99) 5.30": the words (nearest first) of the rate and the base a tax is charged on, printed
+ * between the tax label and its amount; 0 when the words left of the value are no such qualifier.
+ */
+function rateOnBase(words: ReadonlyArray<{ text: string }>): number {
+  for (let k = 1; k <= 3 && k < words.length; k++) {
+    if (!ON_BASE.has(words[k]?.text ?? "")) continue;
+    if (!words.slice(0, k).every((w) => /^\d+$/.test(w.text))) return 0;
+    return /^\d+%?$/.test(words[k + 1]?.text ?? "") ? k + 2 : 0;
+  }
+  return 0;
+}
+
 /**
  * Removes "(incl. GST)" / "excl. VAT" qualifiers from the words left of a value (nearest first) so the head label is
  * matched; reports whether the qualifier excluded tax, which turns a "total" into a subtotal.
@@ -220,6 +237,8 @@ function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
   words: Array<{ text: string; gaps: number }>;
   excluding: boolean;
 } {
+  const base = rateOnBase(words);
+  if (base > 0) return { words: words.slice(base), excluding: false };
   for (let k = 0; k < Math.min(words.length, 6); k++) {
     const text = words[k]?.text ?? "";
     const incl = INCLUDING.has(text);

@@ -8,11 +8,12 @@
 import { type DateCandidate, labelsOf } from "./candidates.js";
 import { roleStrength } from "./context.js";
 import type { FieldDecision, Scored } from "./decision.js";
-import type { LabelRole } from "./labels.js";
+import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
 import type { OrderSource } from "./locale-infer.js";
 import type { Alternative } from "./model/ranker.js";
 import { lostSeparator } from "./normalise/date.js";
+import { foldForMatching } from "./text.js";
 
 interface DateScored {
   candidate: DateCandidate;
@@ -143,6 +144,68 @@ export function periodContext(layout: Layout, c: DateCandidate, all: readonly Da
   return labelsOf(layout, c).left ? 0 : PERIOD_WORDS.test(rowBefore(layout, c, -1)) ? 0.6 : 0;
 }
 
+/** Verbs of a request to pay, folded: "please pay", "bitte überweisen Sie", "merci de régler", "gelieve te betalen". */
+const PAY_VERBS = new Set(
+  [
+    "pay",
+    "payable",
+    "remit",
+    "settle",
+    "transfer",
+    "überweisen",
+    "zahlen",
+    "begleichen",
+    "régler",
+    "payer",
+    "betalen",
+    "voldoen",
+    "pagar",
+    "abonar",
+  ].map(foldForMatching),
+);
+/** The deadline word right before a date, folded; the second set needs the word before it ("bis zum", "avant le"). */
+const DEADLINE_WORDS = new Set(
+  ["by", "before", "until", "bis", "avant", "voor", "vóór", "uiterlijk", "spätestens", "hasta"].map(foldForMatching),
+);
+const DEADLINE_ARTICLES = new Set(["zum", "le", "el", "del", "de"]);
+
+/**
+ * A due date written into a sentence: a request to pay a few words before the date and a deadline word right before
+ * it ("Please pay the amount by 03/13/2026", "Bitte überweisen Sie den Betrag bis zum 9. März", "Merci de régler cette
+ * facture avant le 09/03/2020"), where no label phrase stands next to the date.
+ */
+function payBySentence(c: DateCandidate): boolean {
+  const before = c.segment.words.slice(Math.max(0, c.start - 12), c.start).map((w) => foldForMatching(w.text));
+  let deadline = before.length - 1;
+  if (DEADLINE_ARTICLES.has(before[deadline] ?? "")) deadline--;
+  if (!DEADLINE_WORDS.has(before[deadline] ?? "")) return false;
+  if (deadline < before.length - 1 && !["bis", "avant", "hasta"].includes(before[deadline] ?? "")) return false;
+  return before.slice(0, deadline).some((w) => PAY_VERBS.has(w));
+}
+
+/** Articles a date is read with ("le 5 décembre 2021", "am 3. Mai"): they may end the label printed before them. */
+const DATE_ARTICLES = new Set(["le", "el", "am", "on"]);
+
+/**
+ * "Montant total dû le 5 décembre 2021": the date was read with its article, which ends a due-date label ("dû le")
+ * the words before the date begin.
+ */
+function dueLabelThroughArticle(c: DateCandidate): boolean {
+  const article = foldForMatching(c.words[0]?.text ?? "");
+  if (!DATE_ARTICLES.has(article)) return false;
+  const before = c.segment.words.slice(Math.max(0, c.start - 3), c.start).map((w) => foldForMatching(w.text));
+  for (let k = before.length - 1; k >= 0; k--) {
+    if (LABELS.get(before.slice(k).join("") + article)?.some((e) => e.role === "dueDate")) return true;
+  }
+  return false;
+}
+
+/** How strongly the date is named a due date: by a label beside it, or by a request to pay in its sentence. */
+function dueStrength(layout: Layout, c: DateCandidate): number {
+  const sentence = payBySentence(c) || dueLabelThroughArticle(c);
+  return Math.max(roleStrength(labelsOf(layout, c), ["dueDate"]), sentence ? 0.9 : 0);
+}
+
 /**
  * A date that only reads with a separator put back ("0406-18") has the shape of many numbers, so it needs a reason to
  * be a date: a date label before it, or a clock time on its row when no label names it as something else ("Inv No").
@@ -169,7 +232,7 @@ function issueScore(layout: Layout, c: DateCandidate, receipt: boolean, all: rea
   const labels = labelsOf(layout, c);
   const issue = roleStrength(labels, ["invoiceDate"]);
   const generic = roleStrength(labels, ["genericDate"]);
-  const other = roleStrength(labels, ["dueDate", "otherDate"]);
+  const other = Math.max(roleStrength(labels, ["otherDate"]), dueStrength(layout, c));
   const position = pagePosition(layout, c);
   let score = 2.2 * issue + 1.6 * generic - 1.8 * other;
   // The issue date is usually in the document's title line or header, printed larger than the body text.
@@ -184,7 +247,7 @@ function issueScore(layout: Layout, c: DateCandidate, receipt: boolean, all: rea
 
 function dueScore(layout: Layout, c: DateCandidate, all: readonly DateCandidate[]): number {
   const labels = labelsOf(layout, c);
-  const due = roleStrength(labels, ["dueDate"]);
+  const due = dueStrength(layout, c);
   const other = roleStrength(labels, ["invoiceDate", "genericDate", "otherDate"]);
   return 2.6 * due - 1.2 * other - 0.6 - 1.0 * periodContext(layout, c, all);
 }
@@ -284,7 +347,7 @@ export function chooseDates(
     issue !== undefined &&
     terms.some((t) => t.row === rowKey(candidate) && candidate.iso === addDays(issue.candidate.iso, t.days));
   const dues = all
-    .filter((candidate) => roleStrength(labelsOf(layout, candidate), ["dueDate"]) > 0 || termsDate(candidate))
+    .filter((candidate) => dueStrength(layout, candidate) > 0 || termsDate(candidate))
     .map((candidate) => ({
       candidate,
       score: dueScore(layout, candidate, all) + doubtScore(candidate) + (termsDate(candidate) ? 0.8 : 0),
@@ -340,7 +403,7 @@ function alternativesOf(
       rank,
       labelIssue: roleStrength(labels, ["invoiceDate"]),
       labelGeneric: roleStrength(labels, ["genericDate"]),
-      labelDue: roleStrength(labels, ["dueDate"]),
+      labelDue: dueStrength(layout, c),
       labelOther: roleStrength(labels, ["otherDate"]),
       labelLeft: labels.left ? 1 : 0,
       period: periodContext(layout, c, all),

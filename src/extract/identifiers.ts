@@ -59,14 +59,22 @@ interface IdScored {
   score: number;
 }
 
-function scoreIds(layout: Layout, roles: readonly LabelRole[], against: readonly LabelRole[]): IdScored[] {
+/**
+ * Id candidates labelled by `roles` (or, counted at 0.8, by `weaker` ones), less the strength of labels of `against`.
+ */
+function scoreIds(
+  layout: Layout,
+  roles: readonly LabelRole[],
+  against: readonly LabelRole[],
+  weaker: readonly LabelRole[] = [],
+): IdScored[] {
   const found: IdScored[] = [];
   for (const segment of layout.segments) {
     segment.words.forEach((word, i) => {
       if (!idShaped(word.text)) return;
       const candidate = spanOf(segment, i, i + 1);
       const labels = labelsOf(layout, candidate);
-      const own = roleStrength(labels, roles);
+      const own = Math.max(roleStrength(labels, roles), 0.8 * roleStrength(labels, weaker));
       if (own === 0) return;
       const other = roleStrength(labels, against);
       const value = cleanId(word.text);
@@ -106,7 +114,8 @@ export function documentNumber(layout: Layout, receipt: boolean): FieldDecision 
     "page",
     "companyReg",
   ];
-  return idDecision(scoreIds(layout, roles, against));
+  // A payment receipt for an invoice ("Receipt number 1185-9132") numbers the document when no invoice number does.
+  return idDecision(scoreIds(layout, roles, against, receipt ? [] : ["receiptNumber"]));
 }
 
 export function purchaseOrder(layout: Layout): FieldDecision {

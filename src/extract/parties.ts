@@ -41,6 +41,17 @@ const GENERIC = new Set(
     "cash",
     "credit",
     "sales",
+    // The heading of a payment-method fact ("Payment method" over "Visa – 4242") is no party's name.
+    "payment method",
+    "payment type",
+    "zahlungsart",
+    "zahlungsmethode",
+    "moyen de paiement",
+    "mode de paiement",
+    "forma de pago",
+    "metodo de pago",
+    "betaalmethode",
+    "betaalwijze",
   ].map(foldForMatching),
 );
 
@@ -1226,16 +1237,31 @@ function splitBlock(lines: LineSegment[][]): { name: LineSegment[]; address: Lin
     const text = seg.text;
     if (ATTENTION.test(text) || isLabelValueLine(line)) continue;
     if (name.length === 0) {
-      // A heading over the block ("Delivery address", "Ship to") is a label, not the party's name.
-      if (digitCount(text) > 0 || isStopLine(line) || isGeneric(text) || wholeLabel(seg).length > 0) continue;
+      // A heading over the block ("Delivery address", "Ship to", "Vertragsnr.:") is a label, not the party's name.
+      // "Receipt from ACME Inc." is a title over a name, not a heading (blockDecision drops the title).
+      const titled = titlePrefixLength(seg.words) > 0;
+      const heading =
+        !titled && (isGeneric(text) || isStopLine(line) || wholeLabel(seg).length > 0 || /:$/.test(text.trim()));
+      if (digitCount(text) > 0 || heading) continue;
       name.push(seg);
       nameOpen = SALUTATION.test(text.trim()) || !COMPANY_SUFFIX.test(text);
+      continue;
+    }
+    // "Brandt Technik GmbH & Co." + "KG": a legal form alone on the next line completes the name.
+    if (name.length === 1 && address.length === 0 && onlyLegalForm(seg)) {
+      name.push(seg);
+      nameOpen = false;
       continue;
     }
     if (nameOpen && address.length === 0 && digitCount(text) === 0 && !isStopLine(line)) {
       const first = name[0]?.text.trim() ?? "";
       if (SALUTATION.test(first) || COMPANY_SUFFIX.test(text)) {
-        name.push(seg);
+        // A contact person printed over the company billed ("Emily Smith" over "Albion Consulting Limited"): the
+        // company is the party. A name wrapped before its legal form ("Southern Cross IT" over "Services Pty Ltd")
+        // stays one name.
+        const contact = !SALUTATION.test(first) && name[0] && personShaped(name[0]) && completeCompany(seg);
+        if (contact) name.splice(0, 1, seg);
+        else name.push(seg);
         nameOpen = false;
         continue;
       }
@@ -1265,12 +1291,57 @@ function withoutTitle(name: string, read: boolean): string {
   return name;
 }
 
+/** A person's name as printed in a block: two or three capitalised words, none of them a business word. */
+function personShaped(seg: LineSegment): boolean {
+  return (
+    seg.words.length >= 2 &&
+    seg.words.length <= 3 &&
+    seg.words.every((w, i) => /^\p{Lu}[\p{Ll}'’-]+$/u.test(w.text) && !BUSINESS_WORDS.has(seg.folded[i] ?? ""))
+  );
+}
+
+/** A company name on one line: two or more words of its own before a closing legal form ("Albion Consulting Ltd"). */
+function completeCompany(seg: LineSegment): boolean {
+  const formAt = seg.folded.findIndex((w) => LEGAL_FORM_WORDS.has(w));
+  return formAt >= 2 && legalFormEnd(seg, formAt) === seg.words.length;
+}
+
+/** A line of legal-form words only ("KG", "Pty Ltd", "& Co. KG"). */
+function onlyLegalForm(seg: LineSegment): boolean {
+  return (
+    seg.words.length <= 4 &&
+    seg.words.every((w, i) => LEGAL_FORM_WORDS.has(seg.folded[i] ?? "") || LEGAL_JOIN.has(w.text)) &&
+    seg.words.some((_, i) => LEGAL_FORM_WORDS.has(seg.folded[i] ?? ""))
+  );
+}
+
+/** Prepositions that join a document title to its issuer: "Receipt from", "Zahlungsbeleg von", "Reçu de". */
+const FROM_WORDS = new Set(["from", "by", "of", "von", "de", "du", "des", "van", "da"]);
+
+/**
+ * "Receipt from Acme Inc.", "Zahlungsbeleg von ACME GmbH": the words of a title and its preposition before a name,
+ * which are not part of it (none when the line is no such title).
+ */
+function titlePrefixLength(words: readonly Word[]): number {
+  for (let k = 1; k <= Math.min(3, words.length - 2); k++) {
+    const title = foldForMatching(
+      words
+        .slice(0, k)
+        .map((w) => w.text)
+        .join(" "),
+    );
+    if (GENERIC.has(title) && FROM_WORDS.has(foldForMatching(words[k]?.text ?? ""))) return k + 1;
+  }
+  return 0;
+}
+
 function blockDecision(lines: LineSegment[][], base: number): PartyDecision {
   const { name, address } = splitBlock(lines);
-  const nameWords = name.flatMap((s) => s.words);
+  const lineWords = name.flatMap((s) => s.words);
+  const nameWords = lineWords.slice(titlePrefixLength(lineWords));
   const addressWords = address.flatMap((s) => s.words);
   const read = nameWords.some((w) => w.source === "ocr");
-  const nameText = withoutTitle(collapseSpaces(name.map((s) => s.text).join(" ")), read);
+  const nameText = withoutTitle(collapseSpaces(nameWords.map((w) => w.text).join(" ")), read);
   const nameScore = base + (COMPANY_SUFFIX.test(nameText) ? 0.3 : 0) - (name.length > 2 ? 0.4 : 0);
   const addressText = joinAddress(address.map((s) => s.text));
   const addressScore = base - 0.2 + (address.length >= 2 ? 0.3 : 0) - (digitCount(addressText) === 0 ? 0.8 : 0);
@@ -1368,9 +1439,11 @@ function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Se
       // Nor is a line item: a row that ends on an amount.
       if (rowSegments(page, r).some((o) => o !== seg && o.box.x0 > seg.box.x1 && /\d[.,]\d{2}\D{0,4}$/.test(o.text)))
         continue;
-      if (GENERIC.has(foldForMatching(seg.text)) || isStopLine([seg])) continue;
+      // "Receipt from ACME Inc." names the issuer after its title; a title or a label alone names nobody.
+      const titled = titlePrefixLength(seg.words) > 0;
+      if (!titled && (GENERIC.has(foldForMatching(seg.text)) || isStopLine([seg]))) continue;
       // Values of "Label: value" pairs and the first line under a "Bill to" label are not the issuer's name.
-      if (isLabelValueLine([seg])) continue;
+      if (isLabelValueLine([seg]) || wholeLabel(seg).length > 0) continue;
       const above = spanLabels(layout, spanOf(seg, 0, 1)).above;
       if (above?.roles.some((e) => e.role === "customer")) continue;
       const height = seg.height / (page.medianHeight || 1);
@@ -1381,13 +1454,94 @@ function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Se
     }
   }
   if (!best) return null;
-  const lines = blockBelow(page, best.row, best.seg.box.x0, best.seg.box.x1, 6);
+  const chosenSeg = best.seg;
+  // A display-size name wrapped over lines ("Southern Cross IT" over "Services Pty Ltd"): the lines right above it
+  // in the same column and the same large type belong to it.
+  let top = best.row;
+  while (top > 0 && best.row - top < 2) {
+    const above = rowSegments(page, top - 1).find((s) => Math.abs(s.box.x0 - chosenSeg.box.x0) < 0.02);
+    if (!above || !wrapsInto(above, chosenSeg, page, customerWords)) break;
+    top--;
+  }
+  const lines = blockBelow(page, top, best.seg.box.x0, best.seg.box.x1, 6);
   const decision = blockDecision(lines, 0.6 + 0.3 * best.score);
   // The issuer's name is the line chosen: when the block's reading skips it (a billing period, a date line), the line
   // it takes instead is whatever follows (a line item), not a name.
   const chosen = new Set(best.seg.words.map((w) => w.id));
   if (!decision.name.best?.words.some((w) => chosen.has(w.id))) return null;
   return decision;
+}
+
+/** Whether `above` is the upper part of the display-size name `seg` wrapped under it: same type, no gap, no digits. */
+function wrapsInto(
+  above: LineSegment,
+  seg: LineSegment,
+  page: PageLayout,
+  customerWords: ReadonlySet<number>,
+): boolean {
+  const display = seg.height >= 1.3 * (page.medianHeight || 1);
+  const sameType = Math.abs(above.height - seg.height) <= 0.1 * seg.height;
+  const touching = seg.box.y0 - above.box.y1 < 0.6 * seg.height;
+  return (
+    display &&
+    sameType &&
+    touching &&
+    digitCount(above.text) === 0 &&
+    !above.words.some((w) => customerWords.has(w.id)) &&
+    !GENERIC.has(foldForMatching(above.text)) &&
+    !isLabelValueLine([above])
+  );
+}
+
+/** Separators of the sender line over a letter's address window ("ACME GmbH · Hauptstr. 1 · 10115 Berlin"). */
+const SENDER_SEPARATOR = /[·●|•]/;
+
+interface SenderLine {
+  /** The sender's name: the words before the first separator. */
+  name: Word[];
+  /** Every word of the line, over as many rows as it wraps to: neither the addressee's name nor its address. */
+  words: Set<number>;
+}
+
+/**
+ * The sender line printed small over a letter's address window (DIN 5008 and most European letters): its first part
+ * names the sender, and it ends before the addressee's block. Null when page 1 has none in its upper half.
+ */
+function senderLine(layout: Layout): SenderLine | null {
+  const page = layout.pages[0];
+  if (!page) return null;
+  for (let r = 0; r < page.rows.length; r++) {
+    const seg = rowSegments(page, r).find((s) => s.box.x0 <= 0.5 && SENDER_SEPARATOR.test(s.text));
+    if (!seg || seg.box.y0 < 0.04 || seg.box.y0 > 0.45 || seg.height > 1.05 * (page.medianHeight || 1)) continue;
+    const cut = seg.words.findIndex((w) => SENDER_SEPARATOR.test(w.text));
+    const name = seg.words.slice(0, cut);
+    const nameText = name.map((w) => w.text).join(" ");
+    if (cut < 1 || digitCount(nameText) > 0 || letterCount(nameText) < 4 || isGeneric(nameText)) continue;
+    if (wholeLabel(seg).length > 0) continue;
+    // A long sender line wraps: the next row at its left edge, in its small type and holding a separator or a few
+    // words of the address, is the rest of it.
+    const next = rowSegments(page, r + 1).find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02);
+    const wrapped =
+      next !== undefined &&
+      Math.abs(next.height - seg.height) <= 0.1 * seg.height &&
+      next.box.y0 - seg.box.y1 < seg.height &&
+      (SENDER_SEPARATOR.test(next.text) || next.words.length <= 3);
+    const rest = [...seg.words.slice(cut), ...(wrapped ? next.words : [])];
+    // A name, then an address: "ACME GmbH · Hauptstr. 1 · 10115 Berlin", not "Tel · Fax" or "Seite 1 | 2".
+    if (!rest.some((w) => /\d/.test(w.text))) continue;
+    return { name, words: new Set([...seg.words, ...(wrapped ? next.words : [])].map((w) => w.id)) };
+  }
+  return null;
+}
+
+/** The sender line's name as the supplier's, a printed fact of the letter. */
+function senderParty(sender: SenderLine | null): PartyDecision | null {
+  if (!sender) return null;
+  const value = collapseSpaces(sender.name.map((w) => w.text).join(" ")).replace(/[,;]$/, "");
+  return {
+    name: { family: "name", best: scoredOf(value, 1.3, sender.name) },
+    address: { family: "address", best: null },
+  };
 }
 
 /** A row printing two or more figures with cents ("1 25.00 25.00"): a table's row, not an address window's. */
@@ -1404,7 +1558,7 @@ function pricedRow(segs: readonly LineSegment[]): boolean {
 function windowParty(layout: Layout, exclude: readonly Word[]): PartyDecision | null {
   const page = layout.pages[0];
   if (!page) return null;
-  const excluded = new Set(exclude.map((w) => w.id));
+  const excluded = new Set([...exclude.map((w) => w.id), ...(senderLine(layout)?.words ?? [])]);
   const side = (right: boolean): PartyDecision | null => {
     for (let r = 0; r < page.rows.length; r++) {
       const seg = rowSegments(page, r).find((s) => (right ? s.box.x0 >= 0.5 : s.box.x0 <= 0.5));
@@ -1520,7 +1674,12 @@ function legalLineParty(layout: Layout, customerWords: ReadonlySet<number>): Par
           if (!word || !LEGAL_FORM_WORDS.has(folded)) continue;
           // "Pty Ltd", "Sdn Bhd", "GmbH & Co. KG": the legal form may be several words.
           const end = legalFormEnd(seg, i);
-          const name = seg.words.slice(start, end);
+          // "ACME Medien UG" over "(haftungsbeschränkt)" in a narrow footer column: the form continues below.
+          const below =
+            end === seg.words.length
+              ? rowSegments(page, r + 1).find((o) => Math.abs(o.box.x0 - seg.box.x0) < 0.01 && onlyLegalForm(o))
+              : undefined;
+          const name = [...seg.words.slice(start, end), ...(below?.words ?? [])];
           const nameText = name
             .map((w) => w.text)
             .join(" ")
@@ -1556,6 +1715,13 @@ function legalLineParty(layout: Layout, customerWords: ReadonlySet<number>): Par
 /** An e-mail or web domain printed outside the bill-to block ("billing@lumenworks.io" -> "lumenworks.io"). */
 const DOMAIN = /(?:@|\bwww\.|https?:\/\/(?:www\.)?)([a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})/i;
 
+/**
+ * The mailboxes a business bills and answers from ("support@", "billing@", "rechnung@"): their domain is the sender's.
+ * A personal mailbox ("isla@islajones.example") sits in whichever party's contact block it belongs to.
+ */
+const ROLE_MAILBOX =
+  /^(support|billing|bill|invoices?|invoicing|accounts?|accounting|finance|payments?|receipts?|noreply|no-reply|donotreply|do-not-reply|hello|hi|info|contact|sales|service|services|team|help|office|admin|orders?|shop|store|mail|kontakt|rechnung|rechnungen|buchhaltung|service|facturation|facture|factures|compta|comptabilite|contabilidad|facturacion|facturen|administratie|boekhouding)$/i;
+
 /** Mail services whose domain names nobody's company. */
 const FREE_MAIL = /^(gmail|googlemail|yahoo|hotmail|outlook|live|icloud|gmx|web|aol|proton|protonmail|mail)\./i;
 
@@ -1566,10 +1732,11 @@ function sellerDomains(layout: Layout, customerWords: ReadonlySet<number>): Arra
     for (const seg of page.rows.flat()) {
       for (const word of seg.words) {
         if (customerWords.has(word.id)) continue;
-        const domain = DOMAIN.exec(word.text)?.[1]
-          ?.toLowerCase()
-          .replace(/^www\./, "");
-        if (!domain || FREE_MAIL.test(domain) || /\.(png|jpe?g|pdf)$/.test(domain)) continue;
+        const match = DOMAIN.exec(word.text);
+        const domain = match?.[1]?.toLowerCase().replace(/^www\./, "");
+        if (!match || !domain || FREE_MAIL.test(domain) || /\.(png|jpe?g|pdf)$/.test(domain)) continue;
+        const mailbox = /([^\s@:<(]+)@/.exec(word.text)?.[1];
+        if (mailbox !== undefined && !ROLE_MAILBOX.test(mailbox)) continue;
         found.push({ domain, word });
       }
     }
@@ -1636,8 +1803,9 @@ function domainParty(layout: Layout, customerWords: ReadonlySet<number>): PartyD
 }
 
 /** Word ids of the bill-to block (name and address after a customer label): never the supplier's. */
-function customerBlockWords(layout: Layout): Set<number> {
-  const block = labelledParty(layout, "customer");
+function customerBlockWords(layout: Layout, sender: SenderLine | null): Set<number> {
+  // Without a customer label, the block in the window under a sender line is the addressee's.
+  const block = labelledParty(layout, "customer") ?? (sender ? windowParty(layout, []) : null);
   const words = new Set([...(block?.name.best?.words ?? []), ...(block?.address.best?.words ?? [])].map((w) => w.id));
   // The customer's own e-mail and web addresses spell its name ("billing@harbourdental.example").
   const name = foldForMatching(block?.name.best?.value ?? "");
@@ -1664,9 +1832,10 @@ function sameCompany(header: PartyDecision, legal: PartyDecision): boolean {
 }
 
 export function supplier(layout: Layout): PartyDecision {
-  const customerWords = customerBlockWords(layout);
+  const sender = senderLine(layout);
+  const customerWords = customerBlockWords(layout, sender);
   const header = headerParty(layout, customerWords);
-  const legal = legalLineParty(layout, customerWords) ?? domainNamedParty(layout, customerWords);
+  const legal = legalLineParty(layout, customerWords) ?? senderParty(sender) ?? domainNamedParty(layout, customerWords);
   let printed = header;
   if (header?.name.best && legal?.name.best) {
     if (sameCompany(header, legal)) header.name.best.score += 0.3;
@@ -1679,7 +1848,36 @@ export function supplier(layout: Layout): PartyDecision {
   return found ?? { name: { family: "name", best: null }, address: { family: "address", best: null } };
 }
 
+/**
+ * A contact block with no label over it: a name line right above an e-mail address whose mailbox or domain spells it
+ * ("Isla Jones" over "isla@islajones.example", "Thames Joinery LLP" over "accounts@thamesjoinery.example"), outside
+ * the supplier's words. A payment receipt prints its customer this way; the answer is weak.
+ */
+function contactBlockParty(layout: Layout, supplierWords: readonly Word[]): PartyDecision | null {
+  const excluded = new Set(supplierWords.map((w) => w.id));
+  for (const page of layout.pages) {
+    for (let r = 1; r < page.rows.length; r++) {
+      for (const mail of rowSegments(page, r)) {
+        const address = /^([^\s@]+)@([a-z0-9-]+)\./i.exec(mail.words[0]?.text ?? "");
+        if (!address || mail.words.length !== 1) continue;
+        const above = rowSegments(page, r - 1).find((s) => Math.abs(s.box.x0 - mail.box.x0) < 0.01);
+        if (!above || above.words.some((w) => excluded.has(w.id)) || digitCount(above.text) > 0) continue;
+        if (isGeneric(above.text) || wholeLabel(above).length > 0 || isLabelValueLine([above])) continue;
+        const name = foldForMatching(above.text);
+        const spelled = [address[1], address[2]].map((part) => foldForMatching(part ?? ""));
+        if (!spelled.some((part) => part.length >= 4 && (name.startsWith(part) || part.startsWith(name)))) continue;
+        return {
+          name: { family: "name", best: scoredOf(collapseSpaces(above.text), 0.8, above.words) },
+          address: { family: "address", best: null },
+        };
+      }
+    }
+  }
+  return null;
+}
+
 export function customer(layout: Layout, supplierWords: readonly Word[]): PartyDecision {
-  const found = labelledParty(layout, "customer") ?? windowParty(layout, supplierWords);
+  const found =
+    labelledParty(layout, "customer") ?? windowParty(layout, supplierWords) ?? contactBlockParty(layout, supplierWords);
   return found ?? { name: { family: "name", best: null }, address: { family: "address", best: null } };
 }

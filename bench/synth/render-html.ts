@@ -1,0 +1,729 @@
+/**
+ * Subscription and online-service invoices written as HTML and printed by Chromium, as most real SaaS invoices are
+ * (billing platforms, cloud consoles, hosting companies print HTML to PDF): a text layer laid out by Blink and
+ * written by Skia, not drawn word by word as pdf-lib draws render-saas.ts. Five families of layout, each a common
+ * convention rather than any one company's page:
+ * - "hosted": title and invoice facts first, the seller's block left of the "Bill to" block, a headline "$24.00 due
+ *   ...", a table with the service period under each item, totals with tax on a base, a footer repeating number and
+ *   amount; as a payment receipt: "Date paid", a payment method, "Amount paid".
+ * - "cloud": a wordmark or logo, invoice and account numbers, a billing period, a boxed "Total amount due on ...", a
+ *   summary (charges, credits, tax, "Total for this invoice") above a detail of smaller per-service charges, the
+ *   seller's legal line with its tax registration in the footer.
+ * - "letter": a window letter (sender line over the recipient), facts on the right, a positions table with a period
+ *   column, net/tax/gross, a direct-debit or transfer sentence, a footer of columns (address, register, tax ids, bank).
+ * - "tax-invoice": "Tax invoice", "Invoice from" with the seller's registration number, "Billed to", amounts excluding
+ *   and including tax, a paid invoice printing "Amount due 0.00".
+ * - "receipt": a card: "Receipt from ...", amount paid, date paid, payment method, a short summary, a contact line.
+ * Every fact is printed from the facts drawn here, so the labels follow from them; a value not printed is not
+ * labelled (a seller shown only as a drawn logo and an e-mail domain has no `supplier.name` label: none is right).
+ */
+import {
+  addDays,
+  type CalendarDate,
+  type DateWriter,
+  isoDate,
+  labelAmount,
+  randomDate,
+  writeDate,
+  writeMoney,
+} from "./format.js";
+import { supplierTaxId } from "./ids.js";
+import { type LocaleProfile, localeProfile } from "./locales.js";
+import { party, personName } from "./parties.js";
+import { Rng } from "./prng.js";
+
+export type HtmlLayout = "hosted" | "cloud" | "letter" | "tax-invoice" | "receipt";
+
+export interface HtmlInvoice {
+  html: string;
+  /** Catalogue field -> normal form, for the fields the page prints. */
+  labels: Record<string, string>;
+  layout: HtmlLayout;
+  locale: string;
+  paper: "A4" | "Letter";
+}
+
+type Lang = "en" | "de" | "fr";
+
+interface Item {
+  description: string;
+  qty: number;
+  unitCents: number;
+  amountCents: number;
+}
+
+const ITEMS: Record<Lang, readonly string[]> = {
+  en: [
+    "Pro plan",
+    "Team plan (monthly)",
+    "Business plan (annual)",
+    "Additional seats",
+    "Extra storage 100 GB",
+    "API requests overage",
+    "Premium support",
+    "Starter plan",
+    "Enterprise add-on",
+    "Domain renewal",
+    "Managed database",
+    "Compute instances",
+    "Outbound bandwidth",
+    "Email sending (10k)",
+  ],
+  de: [
+    "Pro-Tarif",
+    "Team-Tarif (jährlich)",
+    "Zusätzliche Nutzer",
+    "Speicher 100 GB",
+    "Premium-Support",
+    "Cloud Server CX21",
+    "Domain-Verlängerung",
+    "Backup-Speicher",
+    "Managed Datenbank",
+  ],
+  fr: [
+    "Abonnement Pro",
+    "Forfait Équipe (annuel)",
+    "Utilisateurs supplémentaires",
+    "Stockage 100 Go",
+    "Support premium",
+    "Serveur cloud",
+    "Renouvellement de domaine",
+  ],
+};
+
+const WORDS = {
+  en: {
+    invoice: ["Invoice", "INVOICE"],
+    taxInvoice: ["Tax invoice", "TAX INVOICE"],
+    receipt: ["Receipt", "Payment receipt"],
+    number: ["Invoice number", "Invoice #", "Invoice No."],
+    receiptNo: ["Receipt number", "Receipt #"],
+    issued: ["Date of issue", "Invoice date", "Issue date", "Date"],
+    due: ["Date due", "Due date", "Payment due"],
+    paidOn: ["Date paid", "Paid on"],
+    billTo: ["Bill to", "Billed to", "Billing contact", "Customer"],
+    from: ["Invoice from", "From"],
+    description: "Description",
+    qty: "Qty",
+    unit: "Unit price",
+    amount: "Amount",
+    subtotal: ["Subtotal", "Sub-total"],
+    tax: ["Tax", "VAT", "Sales tax"],
+    total: ["Total", "Total due"],
+    amountDue: ["Amount due", "Balance due"],
+    amountPaid: "Amount paid",
+    period: ["Billing period", "Service period"],
+    next: "Next billing date",
+    account: ["Account number", "Billing ID", "Customer ID"],
+    summary: "Summary",
+    charges: "Charges",
+    credits: "Credits",
+    forInvoice: "Total for this invoice",
+    detail: "Detail",
+    dueOn: "Total amount due on",
+    method: "Payment method",
+    registration: ["VAT Registration Number", "Tax ID", "VAT No."],
+    thanks: "Thank you for your business.",
+    questions: "Questions? Contact us at",
+    page: (i: number, n: number) => `Page ${i} of ${n}`,
+    pay: "Pay online",
+  },
+  de: {
+    invoice: ["Rechnung", "RECHNUNG"],
+    taxInvoice: ["Rechnung"],
+    receipt: ["Zahlungsbeleg", "Quittung"],
+    number: ["Rechnungsnr.", "Rechnungsnummer"],
+    receiptNo: ["Belegnummer"],
+    issued: ["Rechnungsdatum", "Datum"],
+    due: ["Fällig am", "Zahlbar bis"],
+    paidOn: ["Bezahlt am"],
+    billTo: ["Rechnungsempfänger", "Rechnung an", "Kunde"],
+    from: ["Rechnungssteller"],
+    description: "Bezeichnung",
+    qty: "Menge",
+    unit: "Einzelpreis",
+    amount: "Gesamt",
+    subtotal: ["Summe netto", "Zwischensumme", "Gesamt netto"],
+    tax: ["USt.", "MwSt."],
+    total: ["Rechnungsbetrag", "Gesamtbetrag", "Gesamt brutto"],
+    amountDue: ["Offener Betrag", "Zu zahlen"],
+    amountPaid: "Bezahlter Betrag",
+    period: ["Leistungszeitraum", "Abrechnungszeitraum"],
+    next: "Nächste Abrechnung",
+    account: ["Kundennr.", "Kundennummer", "Vertragsnr."],
+    summary: "Übersicht",
+    charges: "Leistungen",
+    credits: "Gutschriften",
+    forInvoice: "Gesamtbetrag dieser Rechnung",
+    detail: "Einzelaufstellung",
+    dueOn: "Gesamtbetrag fällig am",
+    method: "Zahlungsart",
+    registration: ["USt-IdNr.", "USt-ID"],
+    thanks: "Vielen Dank für Ihren Auftrag.",
+    questions: "Fragen? Schreiben Sie uns an",
+    page: (i: number, n: number) => `Seite ${i} von ${n}`,
+    pay: "Online bezahlen",
+  },
+  fr: {
+    invoice: ["Facture", "FACTURE"],
+    taxInvoice: ["Facture"],
+    receipt: ["Reçu", "Reçu de paiement"],
+    number: ["Numéro de facture", "Facture n°"],
+    receiptNo: ["Numéro de reçu"],
+    issued: ["Date d'émission", "Date de facture", "Date"],
+    due: ["Date d'échéance", "Échéance"],
+    paidOn: ["Payé le"],
+    billTo: ["Facturé à", "Client", "Adresse de facturation"],
+    from: ["Émetteur"],
+    description: "Désignation",
+    qty: "Qté",
+    unit: "Prix unitaire",
+    amount: "Montant",
+    subtotal: ["Sous-total", "Total HT"],
+    tax: ["TVA"],
+    total: ["Total TTC", "Total"],
+    amountDue: ["Montant dû", "Reste à payer"],
+    amountPaid: "Montant payé",
+    period: ["Période de facturation", "Période"],
+    next: "Prochaine facturation",
+    account: ["N° client", "Identifiant de compte"],
+    summary: "Récapitulatif",
+    charges: "Prestations",
+    credits: "Avoirs",
+    forInvoice: "Total de cette facture",
+    detail: "Détail",
+    dueOn: "Montant total dû le",
+    method: "Moyen de paiement",
+    registration: ["N° TVA", "TVA intracommunautaire"],
+    thanks: "Merci pour votre confiance.",
+    questions: "Des questions ? Écrivez-nous à",
+    page: (i: number, n: number) => `Page ${i} sur ${n}`,
+    pay: "Payer en ligne",
+  },
+} as const;
+
+const TAX_RATES: Record<string, readonly number[]> = {
+  US: [0, 0, 6, 7.25, 8.875],
+  GB: [20],
+  AU: [10],
+  DE: [19],
+  CH: [8.1],
+  FR: [20],
+};
+
+const LOCALES: readonly (readonly [string, number])[] = [
+  ["en-US", 30],
+  ["en-GB", 15],
+  ["en-AU", 12],
+  ["de-DE", 20],
+  ["de-CH", 5],
+  ["fr-FR", 12],
+];
+
+const LAYOUTS: readonly (readonly [HtmlLayout, number])[] = [
+  ["hosted", 3],
+  ["cloud", 2],
+  ["letter", 2],
+  ["tax-invoice", 2],
+  ["receipt", 2],
+];
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+function domainOf(name: string): string {
+  const stem = name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^\p{L}\p{N} ]/gu, "")
+    .split(" ")
+    .filter((w) => w && !/^(gmbh|ag|ltd|pty|inc|llc|sarl|sas|sa|bv|kg|co|plc|se|limited)$/.test(w))
+    .slice(0, 2)
+    .join("");
+  return `${stem || "seller"}.${["io", "com", "app", "cloud"][stem.length % 4]}`;
+}
+
+function addMonths(date: CalendarDate, months: number): CalendarDate {
+  const m = date.m - 1 + months;
+  return { y: date.y + Math.floor(m / 12), m: (((m % 12) + 12) % 12) + 1, d: Math.min(date.d, 28) };
+}
+
+/** A drawn mark where a logo image would be: shapes only, no text. */
+function logo(rng: Rng): string {
+  const hue = rng.int(0, 359);
+  const shape = rng.pick([
+    `<circle cx="20" cy="20" r="16" fill="hsl(${hue},60%,45%)"/>`,
+    `<rect x="4" y="4" width="32" height="32" rx="8" fill="hsl(${hue},60%,45%)"/>`,
+    `<path d="M4 36 L20 4 L36 36 Z" fill="hsl(${hue},60%,45%)"/>`,
+  ]);
+  return `<svg width="${rng.int(90, 140)}" height="40" viewBox="0 0 120 40"><g>${shape}</g><rect x="44" y="12" width="${rng.int(40, 70)}" height="16" rx="3" fill="hsl(${hue},20%,70%)"/></svg>`;
+}
+
+interface Facts {
+  rng: Rng;
+  locale: LocaleProfile;
+  lang: Lang;
+  w: (typeof WORDS)[Lang];
+  number: string;
+  issue: CalendarDate;
+  due: CalendarDate | null;
+  periodStart: CalendarDate;
+  periodEnd: CalendarDate;
+  supplier: { name: string; addressLines: string[] };
+  supplierTaxId: string | null;
+  customer: { name: string; addressLines: string[] };
+  customerPerson: boolean;
+  customerEmail: string;
+  domain: string;
+  items: Item[];
+  creditCents: number;
+  taxRate: number;
+  subtotalCents: number;
+  taxCents: number;
+  totalCents: number;
+  paid: boolean;
+  date: (d: CalendarDate) => string;
+  money: (cents: number) => string;
+}
+
+function planFacts(rng: Rng, layout: HtmlLayout): Facts {
+  const tag = rng.weighted(LOCALES);
+  const locale = localeProfile(tag);
+  const lang: Lang = locale.lang === "de" || locale.lang === "fr" ? locale.lang : "en";
+  const country = locale.country;
+  const issue = randomDate(rng, 2020, 2026);
+  const count = rng.weighted<number>([
+    [1, 4],
+    [2, 3],
+    [3, 2],
+    [rng.int(4, 7), 1],
+  ]);
+  const items: Item[] = Array.from({ length: count }, () => {
+    const qty = rng.chance(0.7) ? 1 : rng.int(2, 25);
+    const unitCents = rng.weighted<number>([
+      [rng.int(1, 60) * 100 - (rng.chance(0.5) ? 1 : 0), 3],
+      [rng.int(100, 50000), 2],
+    ]);
+    return { description: rng.pick(ITEMS[lang]), qty, unitCents, amountCents: qty * unitCents };
+  });
+  const charges = items.reduce((s, it) => s + it.amountCents, 0);
+  const creditCents = layout === "cloud" && rng.chance(0.35) ? Math.min(charges - 100, rng.int(100, 5000)) : 0;
+  const subtotalCents = charges - creditCents;
+  const taxRate = rng.pick(TAX_RATES[country] ?? [0]);
+  const taxCents = Math.round((subtotalCents * taxRate) / 100);
+  const paid = layout === "receipt" || ((layout === "hosted" || layout === "tax-invoice") && rng.chance(0.35));
+  const supplier = party(rng, country, false, rng.chance(0.4));
+  const customerPerson = rng.chance(0.35);
+  const customer = customerPerson
+    ? { name: personName(rng, country), addressLines: party(rng, country, true, false).addressLines }
+    : party(rng, country, false, rng.chance(0.3));
+  const dateWriter: DateWriter = {
+    style: rng.weighted([
+      ["long", 45],
+      ["short-month", lang === "en" ? 25 : 0],
+      ["numeric", 20],
+      ["iso", 10],
+    ]),
+    separator: rng.pick(locale.dateSeparators),
+    padded: rng.chance(0.7),
+    upper: false,
+  };
+  const numberStyle = rng.pick(locale.numberStyles);
+  const mark = locale.currencySymbol ? (rng.chance(0.8) ? "symbol" : "code-after") : "code-after";
+  const periodStart = addMonths(issue, -1);
+  return {
+    rng,
+    locale,
+    lang,
+    w: WORDS[lang],
+    number: rng.weighted<() => string>([
+      [() => `${rng.letters(4)}${rng.digits(4)}-${rng.digits(4)}`, 3],
+      [() => `INV-${issue.y}-${rng.digits(5)}`, 2],
+      [() => rng.digits(10), 2],
+      [() => `R${rng.digits(10)}`, 1],
+      [() => `${issue.y}${rng.digits(6)}`, 1],
+    ])(),
+    issue,
+    due: paid ? null : rng.chance(0.8) ? addDays(issue, rng.pick([0, 7, 14, 14, 30, 30])) : null,
+    periodStart,
+    periodEnd: addDays(issue, -1),
+    supplier,
+    supplierTaxId: supplierTaxId(rng, country),
+    customer,
+    customerPerson,
+    customerEmail: `${
+      customer.name
+        .split(" ")[0]
+        ?.toLowerCase()
+        .replace(/[^a-z]/g, "") || "billing"
+    }@${domainOf(customer.name).replace(/\.\w+$/, ".example")}`,
+    domain: domainOf(supplier.name),
+    items,
+    creditCents,
+    taxRate,
+    subtotalCents,
+    taxCents,
+    totalCents: subtotalCents + taxCents,
+    paid,
+    date: (d) => writeDate(d, dateWriter, locale),
+    money: (cents) => writeMoney(cents, numberStyle, mark, locale, locale.currency),
+  };
+}
+
+const BASE_CSS = `
+  * { box-sizing: border-box; }
+  body { font-family: Helvetica, Arial, "DejaVu Sans", sans-serif; font-size: 10pt; color: #222; margin: 0; }
+  table { border-collapse: collapse; width: 100%; }
+  td, th { padding: 4px 6px; text-align: left; vertical-align: top; }
+  th { font-weight: 600; color: #555; border-bottom: 1px solid #ccc; }
+  .r { text-align: right; }
+  .nw { white-space: nowrap; }
+  .muted { color: #777; font-size: 8.5pt; }
+  .big { font-size: 16pt; font-weight: 700; }
+  .title { font-size: 20pt; font-weight: 700; }
+  .row { display: flex; justify-content: space-between; gap: 24px; }
+  .col { flex: 1; }
+  .strong { font-weight: 700; }
+  .footer { position: fixed; bottom: 0; left: 40px; right: 40px; font-size: 7.5pt; color: #666; }
+`;
+
+function page(css: string, body: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${BASE_CSS}${css}</style></head><body>${body}</body></html>`;
+}
+
+function lines(texts: readonly string[]): string {
+  return texts.map((t) => `<div>${escapeHtml(t)}</div>`).join("");
+}
+
+function totalsTable(rows: ReadonlyArray<readonly [string, string, boolean?]>, width = "45%"): string {
+  const body = rows
+    .map(
+      ([label, value, strong]) =>
+        `<tr${strong ? ' class="strong"' : ""}><td>${escapeHtml(label)}</td><td class="r">${escapeHtml(value)}</td></tr>`,
+    )
+    .join("");
+  return `<table style="width:${width};margin-left:auto">${body}</table>`;
+}
+
+function taxLabel(f: Facts): string {
+  const word = f.rng.pick(f.w.tax);
+  return f.rng.chance(0.5) ? `${word} (${f.taxRate}%)` : `${word} ${f.taxRate} %`;
+}
+
+/** The base labels every layout shares; each layout then says what it printed. */
+function baseLabels(f: Facts): Record<string, string> {
+  return {
+    "invoice.number": f.number,
+    "invoice.date": isoDate(f.issue),
+    "invoice.currency": f.locale.currency,
+    "invoice.total": labelAmount(f.totalCents),
+    "customer.name": f.customer.name,
+  };
+}
+
+function itemRows(f: Facts, withPeriod: boolean, withUnit: boolean): string {
+  return f.items
+    .map((it) => {
+      const period = withPeriod
+        ? `<div class="muted">${escapeHtml(`${f.date(f.periodStart)} – ${f.date(f.periodEnd)}`)}</div>`
+        : "";
+      const unit = withUnit ? `<td class="r">${escapeHtml(f.money(it.unitCents))}</td>` : "";
+      return `<tr><td>${escapeHtml(it.description)}${period}</td><td class="r">${it.qty}</td>${unit}<td class="r">${escapeHtml(f.money(it.amountCents))}</td></tr>`;
+    })
+    .join("");
+}
+
+function hosted(f: Facts): { body: string; labels: Record<string, string> } {
+  const { rng, w } = f;
+  const labels = baseLabels(f);
+  const facts: Array<[string, string]> = [[rng.pick(w.number), f.number]];
+  if (f.paid) facts.push([rng.pick(w.receiptNo), `${rng.digits(4)}-${rng.digits(4)}`]);
+  facts.push([f.paid ? rng.pick(w.paidOn) : rng.pick(w.issued), f.date(f.issue)]);
+  if (f.due) {
+    facts.push([rng.pick(w.due), f.date(f.due)]);
+    labels["invoice.dueDate"] = isoDate(f.due);
+  }
+  if (f.paid) facts.push([w.method, `Visa – ${rng.digits(4)}`]);
+  const mark = rng.weighted<"logo" | "wordmark" | "none">([
+    ["logo", 2],
+    ["wordmark", 1],
+    ["none", 1],
+  ]);
+  const seller = [f.supplier.name, ...f.supplier.addressLines, `billing@${f.domain}`];
+  const taxIdShown = rng.chance(0.5);
+  if (taxIdShown && f.supplierTaxId) {
+    seller.push(`${rng.pick(w.registration)} ${f.supplierTaxId}`);
+    labels["supplier.taxId"] = f.supplierTaxId.replace(/\s/g, "");
+  }
+  labels["supplier.name"] = f.supplier.name;
+  const customer = [f.customer.name, ...f.customer.addressLines, f.customerEmail];
+  labels["customer.address"] = f.customer.addressLines.join(", ");
+  const headline = f.paid
+    ? `${f.money(f.totalCents)} ${f.lang === "en" ? "paid on" : f.lang === "de" ? "bezahlt am" : "payé le"} ${f.date(f.issue)}`
+    : f.due
+      ? `${f.money(f.totalCents)} ${f.lang === "en" ? "due" : f.lang === "de" ? "fällig am" : "dû le"} ${f.date(f.due)}`
+      : f.money(f.totalCents);
+  const totals: Array<[string, string, boolean?]> = [[rng.pick(w.subtotal), f.money(f.subtotalCents)]];
+  labels["invoice.subtotal"] = labelAmount(f.subtotalCents);
+  if (f.taxRate > 0 || rng.chance(0.5)) {
+    const on = f.lang === "en" && rng.chance(0.5) ? ` (${f.taxRate}% on ${f.money(f.subtotalCents)})` : "";
+    totals.push([on ? `${rng.pick(w.tax)}${on}` : taxLabel(f), f.money(f.taxCents)]);
+    labels["invoice.tax"] = labelAmount(f.taxCents);
+  }
+  totals.push([w.total[0], f.money(f.totalCents)]);
+  if (f.paid) totals.push([w.amountPaid, f.money(f.totalCents), true]);
+  else {
+    totals.push([rng.pick(w.amountDue), f.money(f.totalCents), true]);
+    labels["invoice.amountDue"] = labelAmount(f.totalCents);
+  }
+  const body = `
+    <div class="row"><div class="title">${escapeHtml(f.paid ? rng.pick(w.receipt) : rng.pick(w.invoice))}</div>
+      <div>${mark === "logo" ? logo(rng) : mark === "wordmark" ? `<span class="big">${escapeHtml(f.supplier.name)}</span>` : ""}</div></div>
+    <table style="width:60%;margin:12px 0">${facts.map(([l, v]) => `<tr><td class="muted">${escapeHtml(l)}</td><td>${escapeHtml(v)}</td></tr>`).join("")}</table>
+    <div class="row" style="margin:16px 0">
+      <div class="col"><div class="strong">${escapeHtml(f.supplier.name)}</div>${lines(seller.slice(1))}</div>
+      <div class="col"><div class="strong">${escapeHtml(rng.pick(w.billTo))}</div>${lines(customer)}</div>
+    </div>
+    <div class="big" style="margin:18px 0 6px">${escapeHtml(headline)}</div>
+    ${f.paid ? "" : `<div style="color:#635bff">${escapeHtml(w.pay)}</div>`}
+    <table style="margin-top:18px"><tr><th>${w.description}</th><th class="r">${w.qty}</th><th class="r">${w.unit}</th><th class="r">${w.amount}</th></tr>
+      ${itemRows(f, rng.chance(0.7), true)}</table>
+    <div style="margin-top:10px">${totalsTable(totals)}</div>
+    <div class="footer"><div class="row"><div>${escapeHtml(`${f.number} · ${headline}`)}</div><div>${escapeHtml(w.page(1, 1))}</div></div></div>`;
+  return { body: page("body{padding:36px 44px}", body), labels };
+}
+
+function cloud(f: Facts): { body: string; labels: Record<string, string> } {
+  const { rng, w } = f;
+  const labels = baseLabels(f);
+  const wordmark = rng.chance(0.7);
+  const due = f.due ?? addDays(f.issue, 30);
+  labels["invoice.dueDate"] = isoDate(due);
+  labels["invoice.amountDue"] = labelAmount(f.totalCents);
+  labels["supplier.name"] = f.supplier.name;
+  const regLabel = rng.pick(w.registration);
+  if (f.supplierTaxId) labels["supplier.taxId"] = f.supplierTaxId.replace(/\s/g, "");
+  const account = `${rng.digits(4)}-${rng.digits(4)}-${rng.digits(4)}`;
+  const summary: Array<[string, string, boolean?]> = [];
+  const charges = f.subtotalCents + f.creditCents;
+  if (f.creditCents > 0) {
+    summary.push([w.charges, f.money(charges)]);
+    summary.push([w.credits, f.money(-f.creditCents)]);
+    summary.push([rng.pick(w.subtotal), f.money(f.subtotalCents)]);
+  } else summary.push([rng.chance(0.5) ? w.charges : rng.pick(w.subtotal), f.money(f.subtotalCents)]);
+  labels["invoice.subtotal"] = labelAmount(f.subtotalCents);
+  summary.push([taxLabel(f), f.money(f.taxCents)]);
+  labels["invoice.tax"] = labelAmount(f.taxCents);
+  summary.push([w.forInvoice, f.money(f.totalCents), true]);
+  const detail = f.items
+    .map(
+      (it) =>
+        `<tr><td>${escapeHtml(it.description)}<div class="muted">${escapeHtml(
+          it.qty > 1 ? `${it.qty} x ${f.money(it.unitCents)}` : `${f.date(f.periodStart)} - ${f.date(f.periodEnd)}`,
+        )}</div></td><td class="r">${escapeHtml(f.money(it.amountCents))}</td></tr>`,
+    )
+    .join("");
+  const periodText =
+    f.lang === "en"
+      ? `This invoice is for the billing period ${f.date(f.periodStart)} - ${f.date(f.periodEnd)}`
+      : `${rng.pick(w.period)}: ${f.date(f.periodStart)} - ${f.date(f.periodEnd)}`;
+  const body = `
+    <div class="row"><div>${wordmark ? `<span class="title">${escapeHtml(f.supplier.name)}</span>` : logo(rng)}</div>
+      <div class="title">${escapeHtml(rng.pick(w.invoice))}</div></div>
+    <div class="row" style="margin-top:18px">
+      <div class="col"><div class="strong">${escapeHtml(rng.pick(w.billTo))}:</div>${lines([f.customer.name, ...f.customer.addressLines])}</div>
+      <div class="col"><table>
+        <tr><td class="muted">${escapeHtml(rng.pick(w.number))}:</td><td>${escapeHtml(f.number)}</td></tr>
+        <tr><td class="muted">${escapeHtml(rng.pick(w.issued))}:</td><td>${escapeHtml(f.date(f.issue))}</td></tr>
+        <tr><td class="muted">${escapeHtml(rng.pick(w.account))}:</td><td>${escapeHtml(account)}</td></tr>
+      </table></div></div>
+    <div style="border:1px solid #999;padding:10px;margin:18px 0" class="row"><div class="strong">${escapeHtml(`${w.dueOn} ${f.date(due)}`)}</div><div class="big">${escapeHtml(f.money(f.totalCents))}</div></div>
+    <div>${escapeHtml(periodText)}</div>
+    <h3>${escapeHtml(w.summary)}</h3>${totalsTable(summary, "100%")}
+    <h3>${escapeHtml(w.detail)}</h3><table>${detail}</table>
+    <div class="footer">${escapeHtml(`${f.supplier.name}, ${f.supplier.addressLines.join(", ")}${f.supplierTaxId ? `. ${regLabel}: ${f.supplierTaxId}` : ""}`)}</div>`;
+  labels["customer.address"] = f.customer.addressLines.join(", ");
+  return { body: page("body{padding:36px 44px}", body), labels };
+}
+
+function letter(f: Facts): { body: string; labels: Record<string, string> } {
+  const { rng, w } = f;
+  const labels = baseLabels(f);
+  labels["supplier.name"] = f.supplier.name;
+  labels["customer.address"] = f.customer.addressLines.join(", ");
+  const sender = [f.supplier.name, ...f.supplier.addressLines.slice(0, 2)].join(" · ");
+  const facts: Array<[string, string]> = [
+    [rng.pick(w.number), f.number],
+    [rng.pick(w.account), `${rng.letters(1)}${rng.digits(6)}`],
+    [rng.pick(w.issued), f.date(f.issue)],
+  ];
+  if (rng.chance(0.6)) facts.push([rng.pick(w.period), `${f.date(f.periodStart)} - ${f.date(f.periodEnd)}`]);
+  const rows = f.items
+    .map(
+      (it, i) =>
+        `<tr><td>${i + 1}</td><td>${escapeHtml(it.description)}</td><td>${escapeHtml(`${f.date(f.periodStart)} - ${f.date(f.periodEnd)}`)}</td><td class="r">${it.qty}</td><td class="r">${escapeHtml(f.money(it.unitCents))}</td><td class="r">${escapeHtml(f.money(it.amountCents))}</td></tr>`,
+    )
+    .join("");
+  const totals: Array<[string, string, boolean?]> = [
+    [rng.pick(w.subtotal), f.money(f.subtotalCents)],
+    [taxLabel(f), f.money(f.taxCents)],
+    [rng.pick(w.total), f.money(f.totalCents), true],
+  ];
+  labels["invoice.subtotal"] = labelAmount(f.subtotalCents);
+  labels["invoice.tax"] = labelAmount(f.taxCents);
+  let payText: string;
+  if (f.due && rng.chance(0.6)) {
+    labels["invoice.dueDate"] = isoDate(f.due);
+    payText =
+      f.lang === "de"
+        ? `Bitte überweisen Sie den Rechnungsbetrag bis zum ${f.date(f.due)} auf unser unten genanntes Konto.`
+        : f.lang === "fr"
+          ? `Merci de régler cette facture avant le ${f.date(f.due)}.`
+          : `Please pay the amount by ${f.date(f.due)} to the account below.`;
+  } else {
+    const debit = addDays(f.issue, rng.int(3, 10));
+    payText =
+      f.lang === "de"
+        ? `Der Rechnungsbetrag wird am ${f.date(debit)} von Ihrem Konto abgebucht.`
+        : f.lang === "fr"
+          ? `Le montant sera prélevé sur votre compte le ${f.date(debit)}.`
+          : `The amount will be debited from your account on ${f.date(debit)}.`;
+  }
+  const regLabel = rng.pick(w.registration);
+  if (f.supplierTaxId) labels["supplier.taxId"] = f.supplierTaxId.replace(/\s/g, "");
+  const wordmark = rng.chance(0.5);
+  const footerCols = [
+    lines([f.supplier.name, ...f.supplier.addressLines]),
+    lines([
+      `${f.lang === "de" ? "Geschäftsführer" : f.lang === "fr" ? "Gérant" : "Director"}: ${personName(rng, f.locale.country)}`,
+      f.lang === "de"
+        ? `Amtsgericht ${rng.pick(["Berlin", "München", "Nürnberg"])} HRB ${rng.digits(5)}`
+        : `RCS ${rng.digits(9)}`,
+    ]),
+    lines(
+      f.supplierTaxId
+        ? [`${regLabel}: ${f.supplierTaxId}`, `Tel. ${rng.digits(3)} ${rng.digits(7)}`]
+        : [`Tel. ${rng.digits(3)} ${rng.digits(7)}`],
+    ),
+    lines([
+      `IBAN ${rng.letters(2)}${rng.digits(2)} ${rng.digits(4)} ${rng.digits(4)} ${rng.digits(4)}`,
+      `BIC ${rng.letters(6)}XX`,
+    ]),
+  ];
+  const body = `
+    <div class="row"><div style="width:50%;padding-top:70px">
+        <div class="muted" style="text-decoration:underline">${escapeHtml(sender)}</div>
+        <div style="margin-top:6px">${lines([f.customer.name, ...f.customer.addressLines])}</div></div>
+      <div style="width:45%">${wordmark ? `<div class="title">${escapeHtml(f.supplier.name)}</div>` : logo(rng)}
+        <table style="margin-top:30px">${facts.map(([l, v], i) => `<tr><td>${escapeHtml(l)}:</td><td class="r${i < 3 ? " nw" : ""}">${escapeHtml(v)}</td></tr>`).join("")}</table></div></div>
+    <div class="big" style="margin-top:40px">${escapeHtml(`${rng.pick(w.invoice)} ${f.number}`)}</div>
+    <table style="margin-top:16px"><tr><th>Pos.</th><th>${w.description}</th><th>${escapeHtml(rng.pick(w.period))}</th><th class="r">${w.qty}</th><th class="r">${w.unit}</th><th class="r">${w.amount}</th></tr>${rows}</table>
+    <div style="margin-top:10px">${totalsTable(totals)}</div>
+    <p style="margin-top:20px">${escapeHtml(payText)}</p><p>${escapeHtml(w.thanks)}</p>
+    <div class="footer" style="border-top:1px solid #ccc;padding:6px 0"><div class="row">${footerCols.map((c) => `<div class="col">${c}</div>`).join("")}</div></div>`;
+  return { body: page("body{padding:40px 50px}", body), labels };
+}
+
+function taxInvoice(f: Facts): { body: string; labels: Record<string, string> } {
+  const { rng, w } = f;
+  const labels = baseLabels(f);
+  labels["supplier.name"] = f.supplier.name;
+  const reg = f.locale.country === "AU" ? "ABN" : rng.pick(w.registration);
+  const sellerLines = [
+    f.supplier.name,
+    ...(f.supplierTaxId ? [`${reg} ${f.supplierTaxId}`] : []),
+    ...f.supplier.addressLines,
+  ];
+  if (f.supplierTaxId) labels["supplier.taxId"] = f.supplierTaxId.replace(/\s/g, "");
+  const facts: Array<[string, string]> = [
+    [rng.pick(w.number), f.number],
+    [rng.pick(w.issued), f.date(f.issue)],
+  ];
+  if (f.due) {
+    facts.push([rng.pick(w.due), f.date(f.due)]);
+    labels["invoice.dueDate"] = isoDate(f.due);
+  }
+  const taxWord = f.locale.country === "AU" ? "GST" : rng.pick(w.tax);
+  const excl = f.lang === "en" ? `${w.subtotal[0]} (excl. ${taxWord})` : rng.pick(w.subtotal);
+  const incl = f.lang === "en" ? `Total (incl. ${taxWord})` : rng.pick(w.total);
+  const totals: Array<[string, string, boolean?]> = [
+    [excl, f.money(f.subtotalCents)],
+    [`${taxWord} ${f.taxRate}%`, f.money(f.taxCents)],
+    [incl, f.money(f.totalCents), true],
+  ];
+  labels["invoice.subtotal"] = labelAmount(f.subtotalCents);
+  labels["invoice.tax"] = labelAmount(f.taxCents);
+  const amountDue = f.paid ? 0 : f.totalCents;
+  if (f.paid) totals.push([w.amountPaid, rng.chance(0.5) ? `(${f.money(f.totalCents)})` : f.money(f.totalCents)]);
+  totals.push([rng.pick(w.amountDue), f.money(amountDue), true]);
+  labels["invoice.amountDue"] = labelAmount(amountDue);
+  // A company's billing contact is printed over its name; a person billed is the contact.
+  const contact = !f.customerPerson && rng.chance(0.5) ? [personName(rng, f.locale.country)] : [];
+  const billed = [...contact, f.customer.name, f.customerEmail];
+  const body = `
+    <div class="row"><div class="title">${escapeHtml(rng.pick(w.taxInvoice))}</div><div>${logo(rng)}</div></div>
+    <table style="width:auto;margin-top:14px">${facts.map(([l, v]) => `<tr><td class="muted">${escapeHtml(l)}</td><td class="nw">${escapeHtml(v)}</td></tr>`).join("")}</table>
+    <div class="row" style="margin-top:20px">
+      <div class="col"><div class="muted">${escapeHtml(rng.pick(w.from))}</div>${lines(sellerLines)}</div>
+      <div class="col"><div class="muted">${escapeHtml(rng.pick(w.billTo))}</div>${lines(billed)}</div></div>
+    <table style="margin-top:26px"><tr><th>${w.description}</th><th class="r">${w.qty}</th><th class="r">${w.unit}</th><th class="r">${w.amount} (${f.locale.currency})</th></tr>${itemRows(f, rng.chance(0.5), true)}</table>
+    <div style="margin-top:10px">${totalsTable(totals)}</div>
+    ${f.paid ? "" : `<p>${escapeHtml(`${w.next}: ${f.date(addMonths(f.issue, 1))}`)}</p>`}
+    <div class="footer">${escapeHtml(`${w.questions} support@${f.domain}`)}</div>`;
+  return { body: page("body{padding:36px 44px}", body), labels };
+}
+
+function receipt(f: Facts): { body: string; labels: Record<string, string> } {
+  const { rng, w } = f;
+  const labels = baseLabels(f);
+  const named = rng.chance(0.85);
+  if (named) labels["supplier.name"] = f.supplier.name;
+  const title = named
+    ? f.lang === "en"
+      ? `Receipt from ${f.supplier.name}`
+      : f.lang === "de"
+        ? `Zahlungsbeleg von ${f.supplier.name}`
+        : `Reçu de ${f.supplier.name}`
+    : rng.pick(w.receipt);
+  const summary: Array<[string, string, boolean?]> = f.items.map((it) => [
+    it.qty > 1 ? `${it.description} × ${it.qty}` : it.description,
+    f.money(it.amountCents),
+  ]);
+  if (f.taxCents > 0) {
+    summary.push([taxLabel(f), f.money(f.taxCents)]);
+    labels["invoice.tax"] = labelAmount(f.taxCents);
+  }
+  summary.push([w.total[0], f.money(f.totalCents), true]);
+  summary.push([f.lang === "en" ? rng.pick(["Amount charged", w.amountPaid]) : w.amountPaid, f.money(f.totalCents)]);
+  const body = `
+    <div style="text-align:center">${logo(rng)}<div class="big" style="margin:10px 0">${escapeHtml(title)}</div>
+      <div class="muted">${escapeHtml(`${w.receiptNo[0]} ${f.number}`)}</div></div>
+    <div class="row" style="margin:24px 0">
+      <div class="col"><div class="muted">${escapeHtml(w.amountPaid)}</div><div class="strong">${escapeHtml(f.money(f.totalCents))}</div></div>
+      <div class="col"><div class="muted">${escapeHtml(w.paidOn[0])}</div><div class="strong">${escapeHtml(f.date(f.issue))}</div></div>
+      <div class="col"><div class="muted">${escapeHtml(w.method)}</div><div class="strong">${escapeHtml(`Mastercard – ${rng.digits(4)}`)}</div></div></div>
+    <div class="muted">${escapeHtml(w.summary)}</div>${totalsTable(summary, "100%")}
+    <div style="margin-top:16px">${lines([f.customer.name, f.customerEmail])}</div>
+    <p class="muted">${escapeHtml(`${w.questions} support@${f.domain}`)}</p>
+    ${named && rng.chance(0.6) ? `<div class="footer">${escapeHtml(`${f.supplier.name}, ${f.supplier.addressLines.join(", ")}`)}</div>` : ""}`;
+  return { body: page("body{padding:40px 120px}", body), labels };
+}
+
+const RENDER: Record<HtmlLayout, (f: Facts) => { body: string; labels: Record<string, string> }> = {
+  hosted,
+  cloud,
+  letter,
+  "tax-invoice": taxInvoice,
+  receipt,
+};
+
+/** One invoice from one seed: its HTML and the labels of what it prints. */
+export function htmlInvoice(seed: number): HtmlInvoice {
+  // Forked first: the corpus plan's seeds are close together, and a first draw straight from them is not spread.
+  const rng = new Rng(seed).fork();
+  const layout = rng.weighted(LAYOUTS);
+  const facts = planFacts(rng.fork(), layout);
+  const { body, labels } = RENDER[layout](facts);
+  return { html: body, labels, layout, locale: facts.locale.tag, paper: facts.locale.paper };
+}
