@@ -278,6 +278,11 @@ interface Facts {
   domain: string;
   items: Item[];
   creditCents: number;
+  /** A hosted invoice's coupon: creditCents is then the discount. */
+  discountPercent: number;
+  reverseCharge: boolean;
+  /** The customer's VAT id, printed in its block on reverse-charge invoices (never the supplier's tax id). */
+  customerTaxId: string | null;
   taxRate: number;
   subtotalCents: number;
   taxCents: number;
@@ -293,12 +298,16 @@ function planFacts(rng: Rng, layout: HtmlLayout): Facts {
   const lang: Lang = locale.lang === "de" || locale.lang === "fr" ? locale.lang : "en";
   const country = locale.country;
   const issue = randomDate(rng, 2020, 2026);
-  const count = rng.weighted<number>([
-    [1, 4],
-    [2, 3],
-    [3, 2],
-    [rng.int(4, 7), 1],
-  ]);
+  // A cloud bill's detail sometimes runs to a long usage list (and a second page).
+  const longDetail = layout === "cloud" && rng.chance(0.25);
+  const count = longDetail
+    ? rng.int(12, 30)
+    : rng.weighted<number>([
+        [1, 4],
+        [2, 3],
+        [3, 2],
+        [rng.int(4, 7), 1],
+      ]);
   const items: Item[] = Array.from({ length: count }, () => {
     const qty = rng.chance(0.7) ? 1 : rng.int(2, 25);
     const unitCents = rng.weighted<number>([
@@ -308,13 +317,24 @@ function planFacts(rng: Rng, layout: HtmlLayout): Facts {
     return { description: rng.pick(ITEMS[lang]), qty, unitCents, amountCents: qty * unitCents };
   });
   const charges = items.reduce((s, it) => s + it.amountCents, 0);
-  const creditCents = layout === "cloud" && rng.chance(0.35) ? Math.min(charges - 100, rng.int(100, 5000)) : 0;
+  // Credits on a cloud bill; a coupon's discount on a hosted invoice ("Discount (SAVE20, 20% off)").
+  const discountPercent = layout === "hosted" && rng.chance(0.3) ? rng.pick([10, 15, 20, 25, 50]) : 0;
+  const creditCents =
+    layout === "cloud" && rng.chance(0.35)
+      ? Math.min(charges - 100, rng.int(100, 5000))
+      : Math.round((charges * discountPercent) / 100);
   const subtotalCents = charges - creditCents;
-  const taxRate = rng.pick(TAX_RATES[country] ?? [0]);
+  const customerPerson = rng.chance(0.35);
+  // An EU business billed across a border pays the VAT itself: 0 % and a reverse-charge note.
+  const reverseCharge =
+    (layout === "letter" || layout === "tax-invoice") &&
+    !customerPerson &&
+    (country === "DE" || country === "FR") &&
+    rng.chance(0.25);
+  const taxRate = reverseCharge ? 0 : rng.pick(TAX_RATES[country] ?? [0]);
   const taxCents = Math.round((subtotalCents * taxRate) / 100);
   const paid = layout === "receipt" || ((layout === "hosted" || layout === "tax-invoice") && rng.chance(0.35));
   const supplier = party(rng, country, false, rng.chance(0.4));
-  const customerPerson = rng.chance(0.35);
   const customer = customerPerson
     ? { name: personName(rng, country), addressLines: party(rng, country, true, false).addressLines }
     : party(rng, country, false, rng.chance(0.3));
@@ -330,7 +350,11 @@ function planFacts(rng: Rng, layout: HtmlLayout): Facts {
     upper: false,
   };
   const numberStyle = rng.pick(locale.numberStyles);
-  const mark = locale.currencySymbol ? (rng.chance(0.8) ? "symbol" : "code-after") : "code-after";
+  const mark = rng.weighted<"symbol" | "code-after" | "code-before">([
+    [locale.currencySymbol ? "symbol" : "code-after", 7],
+    ["code-after", 2],
+    ["code-before", 2],
+  ]);
   const periodStart = addMonths(issue, -1);
   return {
     rng,
@@ -361,6 +385,9 @@ function planFacts(rng: Rng, layout: HtmlLayout): Facts {
     domain: domainOf(supplier.name),
     items,
     creditCents,
+    discountPercent,
+    reverseCharge,
+    customerTaxId: reverseCharge ? supplierTaxId(rng, country) : null,
     taxRate,
     subtotalCents,
     taxCents,
@@ -400,7 +427,7 @@ function totalsTable(rows: ReadonlyArray<readonly [string, string, boolean?]>, w
   const body = rows
     .map(
       ([label, value, strong]) =>
-        `<tr${strong ? ' class="strong"' : ""}><td>${escapeHtml(label)}</td><td class="r">${escapeHtml(value)}</td></tr>`,
+        `<tr${strong ? ' class="strong"' : ""}><td>${escapeHtml(label)}</td><td class="r nw">${escapeHtml(value)}</td></tr>`,
     )
     .join("");
   return `<table style="width:${width};margin-left:auto">${body}</table>`;
@@ -420,6 +447,22 @@ function baseLabels(f: Facts): Record<string, string> {
     "invoice.total": labelAmount(f.totalCents),
     "customer.name": f.customer.name,
   };
+}
+
+/** The customer's VAT id line of a reverse-charge invoice. */
+function customerVat(f: Facts): string[] {
+  return f.customerTaxId ? [`${f.w.registration[0]} ${f.customerTaxId}`] : [];
+}
+
+function reverseChargeNote(f: Facts): string {
+  if (!f.reverseCharge) return "";
+  const text =
+    f.lang === "de"
+      ? "Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)."
+      : f.lang === "fr"
+        ? "Autoliquidation : TVA due par le preneur (article 283-2 du CGI)."
+        : "Reverse charge: VAT to be accounted for by the recipient.";
+  return `<p class="muted">${escapeHtml(text)}</p>`;
 }
 
 function itemRows(f: Facts, withPeriod: boolean, withUnit: boolean): string {
@@ -464,7 +507,24 @@ function hosted(f: Facts): { body: string; labels: Record<string, string> } {
     : f.due
       ? `${f.money(f.totalCents)} ${f.lang === "en" ? "due" : f.lang === "de" ? "fällig am" : "dû le"} ${f.date(f.due)}`
       : f.money(f.totalCents);
-  const totals: Array<[string, string, boolean?]> = [[rng.pick(w.subtotal), f.money(f.subtotalCents)]];
+  const totals: Array<[string, string, boolean?]> = [];
+  if (f.discountPercent > 0) {
+    // Subtotal of the items, the coupon, then the net the tax is charged on.
+    const code = `${rng.pick(["SAVE", "WELCOME", "PROMO", "ANNUAL"])}${f.discountPercent}`;
+    const off =
+      f.lang === "en"
+        ? `${f.discountPercent}% off`
+        : f.lang === "de"
+          ? `${f.discountPercent} % Rabatt`
+          : `${f.discountPercent} % de remise`;
+    const discountWord = f.lang === "en" ? "Discount" : f.lang === "de" ? "Rabatt" : "Remise";
+    totals.push([rng.pick(w.subtotal), f.money(f.subtotalCents + f.creditCents)]);
+    totals.push([`${discountWord} (${code}, ${off})`, f.money(-f.creditCents)]);
+    totals.push([
+      f.lang === "en" ? "Total excluding tax" : f.lang === "de" ? "Gesamt ohne MwSt." : "Total HT",
+      f.money(f.subtotalCents),
+    ]);
+  } else totals.push([rng.pick(w.subtotal), f.money(f.subtotalCents)]);
   labels["invoice.subtotal"] = labelAmount(f.subtotalCents);
   if (f.taxRate > 0 || rng.chance(0.5)) {
     const on = f.lang === "en" && rng.chance(0.5) ? ` (${f.taxRate}% on ${f.money(f.subtotalCents)})` : "";
@@ -614,13 +674,13 @@ function letter(f: Facts): { body: string; labels: Record<string, string> } {
   const body = `
     <div class="row"><div style="width:50%;padding-top:70px">
         <div class="muted" style="text-decoration:underline">${escapeHtml(sender)}</div>
-        <div style="margin-top:6px">${lines([f.customer.name, ...f.customer.addressLines])}</div></div>
+        <div style="margin-top:6px">${lines([f.customer.name, ...f.customer.addressLines, ...customerVat(f)])}</div></div>
       <div style="width:45%">${wordmark ? `<div class="title">${escapeHtml(f.supplier.name)}</div>` : logo(rng)}
         <table style="margin-top:30px">${facts.map(([l, v], i) => `<tr><td>${escapeHtml(l)}:</td><td class="r${i < 3 ? " nw" : ""}">${escapeHtml(v)}</td></tr>`).join("")}</table></div></div>
     <div class="big" style="margin-top:40px">${escapeHtml(`${rng.pick(w.invoice)} ${f.number}`)}</div>
     <table style="margin-top:16px"><tr><th>Pos.</th><th>${w.description}</th><th>${escapeHtml(rng.pick(w.period))}</th><th class="r">${w.qty}</th><th class="r">${w.unit}</th><th class="r">${w.amount}</th></tr>${rows}</table>
     <div style="margin-top:10px">${totalsTable(totals)}</div>
-    <p style="margin-top:20px">${escapeHtml(payText)}</p><p>${escapeHtml(w.thanks)}</p>
+    <p style="margin-top:20px">${escapeHtml(payText)}</p>${reverseChargeNote(f)}<p>${escapeHtml(w.thanks)}</p>
     <div class="footer" style="border-top:1px solid #ccc;padding:6px 0"><div class="row">${footerCols.map((c) => `<div class="col">${c}</div>`).join("")}</div></div>`;
   return { body: page("body{padding:40px 50px}", body), labels };
 }
@@ -660,7 +720,7 @@ function taxInvoice(f: Facts): { body: string; labels: Record<string, string> } 
   labels["invoice.amountDue"] = labelAmount(amountDue);
   // A company's billing contact is printed over its name; a person billed is the contact.
   const contact = !f.customerPerson && rng.chance(0.5) ? [personName(rng, f.locale.country)] : [];
-  const billed = [...contact, f.customer.name, f.customerEmail];
+  const billed = [...contact, f.customer.name, ...customerVat(f), f.customerEmail];
   const body = `
     <div class="row"><div class="title">${escapeHtml(rng.pick(w.taxInvoice))}</div><div>${logo(rng)}</div></div>
     <table style="width:auto;margin-top:14px">${facts.map(([l, v]) => `<tr><td class="muted">${escapeHtml(l)}</td><td class="nw">${escapeHtml(v)}</td></tr>`).join("")}</table>
@@ -669,7 +729,7 @@ function taxInvoice(f: Facts): { body: string; labels: Record<string, string> } 
       <div class="col"><div class="muted">${escapeHtml(rng.pick(w.billTo))}</div>${lines(billed)}</div></div>
     <table style="margin-top:26px"><tr><th>${w.description}</th><th class="r">${w.qty}</th><th class="r">${w.unit}</th><th class="r">${w.amount} (${f.locale.currency})</th></tr>${itemRows(f, rng.chance(0.5), true)}</table>
     <div style="margin-top:10px">${totalsTable(totals)}</div>
-    ${f.paid ? "" : `<p>${escapeHtml(`${w.next}: ${f.date(addMonths(f.issue, 1))}`)}</p>`}
+    ${f.paid ? "" : `<p>${escapeHtml(`${w.next}: ${f.date(addMonths(f.issue, 1))}`)}</p>`}${reverseChargeNote(f)}
     <div class="footer">${escapeHtml(`${w.questions} support@${f.domain}`)}</div>`;
   return { body: page("body{padding:36px 44px}", body), labels };
 }

@@ -122,6 +122,15 @@ export function amountCandidates(layout: Layout, hints: LocaleHints): AmountCand
   );
 }
 
+/**
+ * The amounts that are not a date's day or year: "13" of "GBP 2579.47 due 13 Feb 2022" is no amount due. An amount
+ * with decimals is never part of a date.
+ */
+export function outsideDates(amounts: readonly AmountCandidate[], dates: readonly DateCandidate[]): AmountCandidate[] {
+  const inDate = new Set(dates.flatMap((d) => d.words.map((w) => w.id)));
+  return amounts.filter((a) => a.hasDecimals || !a.words.every((w) => inDate.has(w.id)));
+}
+
 /** A month name, also with OCR's 0 for a leading O ("0ct 3, 2016": date.ts reads it as October). */
 const MONTH_WORD = /[a-zäéû0][a-zäéû]{2,}/i;
 const GLUED_LABEL = /^[[({|'"‘’“”«]*\p{L}{2,}[:.]?(\d.*)$/u;

@@ -221,7 +221,8 @@ const ON_BASE = new Set(["on", "of", "auf", "von", "sur", "de", "sobre", "op", "
  * between the tax label and its amount; 0 when the words left of the value are no such qualifier.
  */
 function rateOnBase(words: ReadonlyArray<{ text: string }>): number {
-  for (let k = 1; k <= 3 && k < words.length; k++) {
+  // The base may be missing: a narrow column wraps it onto the next line ("Sales tax (8.875% on USD" / "7950.65)").
+  for (let k = 0; k <= 3 && k < words.length; k++) {
     if (!ON_BASE.has(words[k]?.text ?? "")) continue;
     if (!words.slice(0, k).every((w) => /^\d+$/.test(w.text))) return 0;
     return /^\d+%?$/.test(words[k + 1]?.text ?? "") ? k + 2 : 0;

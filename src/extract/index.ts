@@ -9,7 +9,7 @@ import { LINE_ITEM_FIELDS, type LineItemCellBox } from "../domain/line-items.js"
 import type { ExtractedField, Field, LineItemsField, ResultWarning } from "../domain/result.js";
 import { type AmountRole, chooseAmounts } from "./amounts.js";
 import { confidenceOf } from "./calibration.js";
-import { amountCandidates, dateCandidates } from "./candidates.js";
+import { amountCandidates, dateCandidates, outsideDates } from "./candidates.js";
 import { creditSigned } from "./credit-sign.js";
 import { chooseDates } from "./dates.js";
 import { applyModel, type FieldDecision, toField } from "./decision.js";
@@ -109,8 +109,8 @@ function plan(document: Document, options: ExtractOptions) {
   const language = once(() => languageGuess().language);
   const given = localeHints(options.locale);
   const locale = once(() => inferLocale(given, text(), language()));
-  const amounts = once(() => amountCandidates(layout, locale().hints));
   const dates = once(() => dateCandidates(layout, locale().hints));
+  const amounts = once(() => outsideDates(amountCandidates(layout, locale().hints), dates()));
   const invoiceAmounts = once(() =>
     chooseAmounts(layout, amounts(), ["total", "subtotal", "tax", "amountDue"] satisfies AmountRole[], false),
   );

@@ -174,6 +174,8 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
   ],
   subtotal: [
     "net total|0.8",
+    // A cloud bill's summary: "Charges", "Credits", "Tax", "Total for this invoice".
+    "charges|0.7",
     "sub total",
     "zw summe",
     "zwischensumme netto",
