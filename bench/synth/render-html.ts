@@ -28,6 +28,7 @@ import {
   writeMoney,
 } from "./format.js";
 import { supplierTaxId } from "./ids.js";
+import type { LineItemLabel } from "./line-items.js";
 import { type LocaleProfile, localeProfile } from "./locales.js";
 import { party, personName } from "./parties.js";
 import { Rng } from "./prng.js";
@@ -36,8 +37,8 @@ export type HtmlLayout = "hosted" | "cloud" | "letter" | "tax-invoice" | "receip
 
 export interface HtmlInvoice {
   html: string;
-  /** Catalogue field -> normal form, for the fields the page prints. */
-  labels: Record<string, string>;
+  /** Catalogue field -> normal form (the rows of `invoice.lineItems`), for the fields the page prints. */
+  labels: Record<string, string | LineItemLabel[]>;
   layout: HtmlLayout;
   locale: string;
   paper: "A4" | "Letter";
@@ -778,6 +779,22 @@ const RENDER: Record<HtmlLayout, (f: Facts) => { body: string; labels: Record<st
   receipt,
 };
 
+/**
+ * The item rows as the layout prints them: tables print quantity and unit price; a cloud bill's detail prints them
+ * only as "16 x £42.75" under an item bought more than once, a receipt card only its quantity ("Pro plan × 3").
+ */
+function lineItemLabels(f: Facts, layout: HtmlLayout): LineItemLabel[] {
+  const table = layout === "hosted" || layout === "letter" || layout === "tax-invoice";
+  return f.items.map((it) => ({
+    description: it.description,
+    quantity: table || it.qty > 1 ? String(it.qty) : null,
+    unitPrice: table || (layout === "cloud" && it.qty > 1) ? labelAmount(it.unitCents) : null,
+    amount: labelAmount(it.amountCents),
+    taxRate: null,
+    productCode: null,
+  }));
+}
+
 /** One invoice from one seed: its HTML and the labels of what it prints. */
 export function htmlInvoice(seed: number): HtmlInvoice {
   // Forked first: the corpus plan's seeds are close together, and a first draw straight from them is not spread.
@@ -785,5 +802,11 @@ export function htmlInvoice(seed: number): HtmlInvoice {
   const layout = rng.weighted(LAYOUTS);
   const facts = planFacts(rng.fork(), layout);
   const { body, labels } = RENDER[layout](facts);
-  return { html: body, labels, layout, locale: facts.locale.tag, paper: facts.locale.paper };
+  return {
+    html: body,
+    labels: { ...labels, "invoice.lineItems": lineItemLabels(facts, layout) },
+    layout,
+    locale: facts.locale.tag,
+    paper: facts.locale.paper,
+  };
 }

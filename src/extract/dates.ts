@@ -163,10 +163,14 @@ const PAY_VERBS = new Set(
     "abonar",
   ].map(foldForMatching),
 );
-/** The deadline word right before a date, folded; the second set needs the word before it ("bis zum", "avant le"). */
+/** The deadline word right before a date, folded. */
 const DEADLINE_WORDS = new Set(
-  ["by", "before", "until", "bis", "avant", "voor", "vóór", "uiterlijk", "spätestens", "hasta"].map(foldForMatching),
+  ["by", "before", "until", "bis", "avant", "voor", "vóór", "uiterlijk", "spätestens", "hasta", "antes"].map(
+    foldForMatching,
+  ),
 );
+/** Deadline words that take an article before the date ("bis zum", "avant le", "antes del"), and those articles. */
+const ARTICLE_DEADLINES = new Set(["bis", "avant", "hasta", "antes"]);
 const DEADLINE_ARTICLES = new Set(["zum", "le", "el", "del", "de"]);
 
 /**
@@ -179,7 +183,7 @@ function payBySentence(c: DateCandidate): boolean {
   let deadline = before.length - 1;
   if (DEADLINE_ARTICLES.has(before[deadline] ?? "")) deadline--;
   if (!DEADLINE_WORDS.has(before[deadline] ?? "")) return false;
-  if (deadline < before.length - 1 && !["bis", "avant", "hasta"].includes(before[deadline] ?? "")) return false;
+  if (deadline < before.length - 1 && !ARTICLE_DEADLINES.has(before[deadline] ?? "")) return false;
   return before.slice(0, deadline).some((w) => PAY_VERBS.has(w));
 }
 

@@ -1508,6 +1508,17 @@ interface SenderLine {
  * names the sender, and it ends before the addressee's block. Null when page 1 has none in its upper half.
  */
 function senderLine(layout: Layout): SenderLine | null {
+  const known = SENDER_LINES.get(layout);
+  if (known !== undefined) return known;
+  const found = findSenderLine(layout);
+  SENDER_LINES.set(layout, found);
+  return found;
+}
+
+/** senderLine's answer per layout: the supplier, the customer's window and the bill-to words all ask for it. */
+const SENDER_LINES = new WeakMap<Layout, SenderLine | null>();
+
+function findSenderLine(layout: Layout): SenderLine | null {
   const page = layout.pages[0];
   if (!page) return null;
   for (let r = 0; r < page.rows.length; r++) {
