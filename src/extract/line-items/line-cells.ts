@@ -5,6 +5,7 @@
  */
 
 import type { Word } from "../../document/model.js";
+import { parseDate } from "../normalise/date.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { moneyCell, priceCell, quantityCell } from "./cells.js";
 import { type Column, columnOf } from "./columns.js";
@@ -131,6 +132,25 @@ export function keyValue(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
   // The line's text, not its first chunk: OCR may read the label's words apart ("Pedido" | "n.°:" | "R648940").
   const text = (cells.get("description") ?? []).map((c) => c.text).join(" ");
   return /^(?:[*•·–-]\s*)?\p{L}[^\s:]*(?:\s[^\s:]+){0,2}\s?:(?:\s|$)/u.test(text);
+}
+
+/** What joins the two dates of a period: "Nov 1 – Dec 1, 2024", "01.08.2024 bis 31.08.2024", "du 1er au 30 juin". */
+const PERIOD_JOIN = /\s+(?:–|—|-|to|until|through|bis|au|al|tot)\s+/iu;
+const PERIOD_FROM = /^(?:from|vom|von|du|del|van|de)\s+/iu;
+
+/**
+ * A line of the description column that is a date or a period only: the service period printed under a
+ * subscription's item ("Nov 1 – Dec 1, 2024"), a detail of the row and no part of its description.
+ */
+export function periodLine(cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): boolean {
+  const text = (cells.get("description") ?? [])
+    .map((c) => c.text)
+    .join(" ")
+    .trim()
+    .replace(PERIOD_FROM, "");
+  if (!/\d/.test(text)) return false;
+  const parts = text.split(PERIOD_JOIN);
+  return parts.length <= 2 && parts.every((part) => parseDate(part.trim(), hints) !== null);
 }
 
 /** A line with a code under the code column and no figures: text beside it is description. */

@@ -30,6 +30,7 @@ import {
   leadingCodes,
   lineCells,
   noteAcross,
+  periodLine,
   productFigures,
   rowInBlock,
   stopOf,
@@ -368,7 +369,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         pageRows > 0 &&
         descriptionOnly(cells) &&
         (lastLoose !== undefined ? looseGap < line.height * 1.1 : gap >= line.height * 1.1 && gap < line.height * 2);
-      if (loose && current !== undefined && (noted.has(current) || keyValue(cells))) {
+      if (loose && current !== undefined && (noted.has(current) || keyValue(cells) || periodLine(cells, hints))) {
         // Details under a row ("Packages: 4"): the lines kept aside before them are details too, not the start of
         // the next row's description. The table runs on past them.
         noted.add(current);
@@ -409,8 +410,13 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         continue;
       }
       if (descriptionOnly(cells) && gap < line.height * 1.1 && lastLoose === undefined) {
-        if (pageRows > 0 && current !== undefined && (noted.has(current) || keyValue(cells))) {
-          // "Delivery date: ...", "Order no: ...": details under the description, and the lines after them.
+        if (
+          pageRows > 0 &&
+          current !== undefined &&
+          (noted.has(current) || keyValue(cells) || periodLine(cells, hints))
+        ) {
+          // "Delivery date: ...", "Order no: ...", a service period: details under the description, and the lines
+          // after them.
           noted.add(current);
         } else if (pageRows > 0 && current !== undefined) {
           for (const chunk of cells.get("description") ?? []) addChunk(current.cells, "description", chunk);

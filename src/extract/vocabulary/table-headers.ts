@@ -272,7 +272,25 @@ export const HEADER_PHRASES: Readonly<Record<ColumnRole, readonly string[]>> = {
     "articolo",
     "artigo",
   ],
-  date: ["date", "datum", "fecha", "data", "tarikh", "leistungsdatum"],
+  date: [
+    "date",
+    "datum",
+    "fecha",
+    "data",
+    "tarikh",
+    "leistungsdatum",
+    // A service period column: a subscription row's dates are its own cell, not its description.
+    "period",
+    "service period",
+    "billing period",
+    "zeitraum",
+    "leistungszeitraum",
+    "abrechnungszeitraum",
+    "période",
+    "periode",
+    "período",
+    "periodo",
+  ],
   position: ["#", "pos", "position", "no", "nr", "n", "nº", "lfd nr", "bil"],
 };
 

@@ -1,0 +1,71 @@
+/**
+ * Subscription rows (issue #18): the service period printed under an item's name ("Nov 1 – Dec 1, 2024"), or in a
+ * period column, is no part of the row's description. Pages are real text-layer PDFs drawn here, read by ingest.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { extractLineItems } from "../../src/extract/line-items/index.js";
+import { localeHints } from "../../src/extract/normalise/locale.js";
+import { ingest } from "../../src/ingest/index.js";
+import { makeTextPdf, type TextLine } from "../helpers/pdf-fixtures.js";
+
+/** Lines as [text, x, y from the top, size] on an A4 page. */
+type At = [string, number, number, number];
+
+async function rowsOf(lines: readonly At[], locale: string) {
+  const page: TextLine[] = lines.map(([text, x, top, size]) => ({ text, x, y: 842 - top, size }));
+  const { bytes } = await makeTextPdf([page]);
+  const table = extractLineItems(await ingest(bytes, { concurrency: 1 }), { locale: localeHints(locale) });
+  return (table?.rows ?? []).map((r) => [r.description, r.amount]);
+}
+
+describe("extractLineItems: service periods", () => {
+  it("keeps the period line under an item out of its description", async () => {
+    const rows = await rowsOf(
+      [
+        ["Description", 40, 200, 9],
+        ["Qty", 300, 200, 9],
+        ["Unit price", 380, 200, 9],
+        ["Amount", 500, 200, 9],
+        ["Pro plan", 40, 220, 9],
+        ["1", 305, 220, 9],
+        ["$20.00", 380, 220, 9],
+        ["$20.00", 500, 220, 9],
+        ["Nov 1, 2024 – Dec 1, 2024", 40, 231, 7],
+        ["Additional seats", 40, 250, 9],
+        ["4", 305, 250, 9],
+        ["$5.00", 380, 250, 9],
+        ["$20.00", 500, 250, 9],
+        ["Nov 1, 2024 – Dec 1, 2024", 40, 261, 7],
+        ["Subtotal", 380, 290, 9],
+        ["$40.00", 500, 290, 9],
+      ],
+      "en-US",
+    );
+    assert.deepEqual(rows, [
+      ["Pro plan", "20.00"],
+      ["Additional seats", "20.00"],
+    ]);
+  });
+
+  it("reads a period column apart from the description", async () => {
+    const rows = await rowsOf(
+      [
+        ["Pos.", 40, 200, 9],
+        ["Bezeichnung", 80, 200, 9],
+        ["Leistungszeitraum", 220, 200, 9],
+        ["Menge", 380, 200, 9],
+        ["Gesamt", 500, 200, 9],
+        ["1", 40, 220, 9],
+        ["Premium-Support", 80, 220, 9],
+        ["01.08.2024 - 31.08.2024", 220, 220, 9],
+        ["1", 385, 220, 9],
+        ["49,00 EUR", 490, 220, 9],
+        ["Summe netto", 380, 250, 9],
+        ["49,00 EUR", 490, 250, 9],
+      ],
+      "de-DE",
+    );
+    assert.deepEqual(rows, [["Premium-Support", "49.00"]]);
+  });
+});
