@@ -92,6 +92,12 @@ export function addDays(date: CalendarDate, days: number): CalendarDate {
   return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
 }
 
+/** The same day `months` later (earlier when negative), kept to the 28th so every month has it. */
+export function addMonths(date: CalendarDate, months: number): CalendarDate {
+  const m = date.m - 1 + months;
+  return { y: date.y + Math.floor(m / 12), m: (((m % 12) + 12) % 12) + 1, d: Math.min(date.d, 28) };
+}
+
 export function randomDate(rng: Rng, fromYear: number, toYear: number): CalendarDate {
   return { y: rng.int(fromYear, toYear), m: rng.int(1, 12), d: rng.int(1, 28) };
 }

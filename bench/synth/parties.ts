@@ -228,6 +228,18 @@ export function address(rng: Rng, country: Country, withCountry: boolean): strin
   return lines;
 }
 
+/** The first two words of a company's name without its legal form, folded: what its web domain spells. */
+export function domainStem(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^\p{L}\p{N} ]/gu, "")
+    .split(" ")
+    .filter((w) => w && !/^(gmbh|ag|ltd|pty|inc|llc|sarl|sas|sa|bv|kg|co|plc|se|limited)$/.test(w))
+    .slice(0, 2)
+    .join("");
+}
+
 export function party(rng: Rng, country: Country, person: boolean, withCountry: boolean): Party {
   return {
     name: person ? personName(rng, country) : companyName(rng, country),

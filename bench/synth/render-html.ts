@@ -19,6 +19,7 @@
  */
 import {
   addDays,
+  addMonths,
   type CalendarDate,
   type DateWriter,
   isoDate,
@@ -30,7 +31,7 @@ import {
 import { supplierTaxId } from "./ids.js";
 import type { LineItemLabel } from "./line-items.js";
 import { type LocaleProfile, localeProfile } from "./locales.js";
-import { party, personName } from "./parties.js";
+import { domainStem, party, personName } from "./parties.js";
 import { Rng } from "./prng.js";
 
 export type HtmlLayout = "hosted" | "cloud" | "letter" | "tax-invoice" | "receipt";
@@ -234,20 +235,8 @@ function escapeHtml(text: string): string {
 }
 
 function domainOf(name: string): string {
-  const stem = name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^\p{L}\p{N} ]/gu, "")
-    .split(" ")
-    .filter((w) => w && !/^(gmbh|ag|ltd|pty|inc|llc|sarl|sas|sa|bv|kg|co|plc|se|limited)$/.test(w))
-    .slice(0, 2)
-    .join("");
+  const stem = domainStem(name);
   return `${stem || "seller"}.${["io", "com", "app", "cloud"][stem.length % 4]}`;
-}
-
-function addMonths(date: CalendarDate, months: number): CalendarDate {
-  const m = date.m - 1 + months;
-  return { y: date.y + Math.floor(m / 12), m: (((m % 12) + 12) % 12) + 1, d: Math.min(date.d, 28) };
 }
 
 /** A drawn mark where a logo image would be: shapes only, no text. */

@@ -9,8 +9,9 @@
  * with the page.
  */
 import type { PDFDocument } from "pdf-lib";
-import { addDays, type CalendarDate, chooseDateWriter, isoDate, writeDate, writeMoney } from "./format.js";
+import { addDays, addMonths, type CalendarDate, chooseDateWriter, isoDate, writeDate, writeMoney } from "./format.js";
 import type { InvoiceData } from "./invoice-data.js";
+import { domainStem } from "./parties.js";
 import type { Rng } from "./prng.js";
 import { embedFamily, Sheet } from "./sheet.js";
 
@@ -114,21 +115,7 @@ export interface SaasRendering {
 }
 
 function domainOf(name: string): string {
-  const stem = name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^\p{L}\p{N} ]/gu, "")
-    .split(" ")
-    .filter((w) => !/^(gmbh|ag|ltd|pty|inc|llc|sarl|sas|sa|bv|kg|co|plc)$/.test(w))
-    .slice(0, 2)
-    .join("");
-  return `${stem || "seller"}.io`;
-}
-
-function addMonths(date: CalendarDate, months: number): CalendarDate {
-  const m = date.m - 1 + months;
-  const year = date.y + Math.floor(m / 12);
-  return { y: year, m: (((m % 12) + 12) % 12) + 1, d: Math.min(date.d, 28) };
+  return `${domainStem(name) || "seller"}.io`;
 }
 
 export async function renderSaas(doc: PDFDocument, data: InvoiceData, rng: Rng): Promise<SaasRendering> {
