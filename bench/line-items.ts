@@ -87,6 +87,7 @@ interface Labelled {
   rows: ItemRow[];
   subtotal: string | null;
   total: string | null;
+  tax: string | null;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -144,6 +145,7 @@ async function parseLineItemLabels(text: string, fromXml: string | null): Promis
       rows: items.map(itemRow),
       subtotal: str(`${prefix}.subtotal`),
       total: str(`${prefix}.total`),
+      tax: str(`${prefix}.tax`),
     });
   }
   return out;
@@ -244,6 +246,7 @@ async function main(): Promise<number> {
       kind: label.product === "receipts" ? ("receipt" as const) : ("invoice" as const),
       subtotal: label.subtotal,
       total: label.total,
+      tax: label.tax,
     };
     extractLineItems(document, hints); // warm-up: the first call pays for JIT compilation
     const started = performance.now();

@@ -211,6 +211,7 @@ function plan(document: Document, options: ExtractOptions) {
       kind: "invoice",
       subtotal: printed("invoice.subtotal"),
       total: printed("invoice.total"),
+      tax: printed("invoice.tax"),
     }),
   );
   // A receipt's items add up to its total (tax included) or, where it prints one, to its subtotal.

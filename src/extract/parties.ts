@@ -1731,7 +1731,7 @@ const DOMAIN = /(?:@|\bwww\.|https?:\/\/(?:www\.)?)([a-z0-9-]+(?:\.[a-z0-9-]+)*\
  * A personal mailbox ("isla@islajones.example") sits in whichever party's contact block it belongs to.
  */
 const ROLE_MAILBOX =
-  /^(support|billing|bill|invoices?|invoicing|accounts?|accounting|finance|payments?|receipts?|noreply|no-reply|donotreply|do-not-reply|hello|hi|info|contact|sales|service|services|team|help|office|admin|orders?|shop|store|mail|kontakt|rechnung|rechnungen|buchhaltung|service|facturation|facture|factures|compta|comptabilite|contabilidad|facturacion|facturen|administratie|boekhouding)$/i;
+  /^(support|billing|bill|invoices?|invoicing|accounts?|accounting|finance|payments?|receipts?|noreply|no-reply|donotreply|do-not-reply|hello|hi|info|contact|sales|service|services|team|help|office|admin|orders?|shop|store|mail|kontakt|rechnung|rechnungen|buchhaltung|facturation|facture|factures|compta|comptabilite|contabilidad|facturacion|facturen|administratie|boekhouding)$/i;
 
 /** Mail services whose domain names nobody's company. */
 const FREE_MAIL = /^(gmail|googlemail|yahoo|hotmail|outlook|live|icloud|gmx|web|aol|proton|protonmail|mail)\./i;

@@ -1,7 +1,8 @@
 /**
  * Line items: the table of an invoice or receipt, row by row, across pages, checked by its arithmetic.
  * Pure and synchronous over the Document's words. Header mode first (columns from the header line); receipts without
- * a header fall back to item lines (receipt.ts). The caller passes the printed subtotal and total to check the sum.
+ * a header fall back to item lines (receipt.ts), invoices to a run of item lines that adds up to a printed sum
+ * (readItemList). The caller passes the printed subtotal, total and tax to check the sum.
  */
 import type { Document, Word } from "../../document/model.js";
 import type { LineItemCellName } from "../../domain/line-items.js";
@@ -11,7 +12,7 @@ import { checkTable, rowCloses } from "./checks.js";
 import { cellText, type DraftRow } from "./draft.js";
 import type { ColumnRole } from "./headers.js";
 import { boxOf, visualLines } from "./lines.js";
-import { readReceiptItems } from "./receipt.js";
+import { readItemList, readReceiptItems } from "./receipt.js";
 import { repairDescription, repairRow, repairSum } from "./repair.js";
 import { readHeaderTable } from "./table.js";
 import type { LineItemHints, LineItemRow, LineItemTable } from "./types.js";
@@ -116,6 +117,10 @@ export function extractLineItems(document: Document, hints: LineItemHints = {}):
   let drafts = readHeaderTable(pages, locale)?.rows ?? null;
   if (drafts === null && hints.kind === "receipt") {
     drafts = readReceiptItems(pages, locale);
+    mode = "receipt";
+  } else if (drafts === null) {
+    const net = hints.total && hints.tax ? (Number(hints.total) - Number(hints.tax)).toFixed(2) : null;
+    drafts = readItemList(pages, locale, [hints.subtotal, hints.total, net]);
     mode = "receipt";
   }
   if (drafts === null || drafts.length === 0) return null;

@@ -3,6 +3,7 @@
  * the right edge, between the merchant block and the first subtotal, total or tax line. "2 x Milk", "Milk 2 x 1.50"
  * and a "2 x 1.50" line under a description-only line carry a quantity and a unit price.
  */
+import { LABELS } from "../labels.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { hasCents, moneyCell } from "./cells.js";
 import { addChunk, type DraftRow } from "./draft.js";
@@ -16,6 +17,8 @@ const TIMES = String.raw`\s*[x×X*@]\s*`;
 const QTY_FIRST = new RegExp(`^${QTY}${TIMES}(\\S.*)$`);
 /** "2 x 1.50" or "2 @ 1.50" alone on a line under its description */
 const QTY_PRICE = new RegExp(`^${QTY}${TIMES}(\\S+)$`);
+/** "Pro plan × 3": a quantity after the description, the amount the line's own. */
+const DESC_TIMES_QTY = /^(.*\p{L}.*?)\s+[x×X]\s*(\d{1,4})$/u;
 /** "Milk 2 x 1.50" */
 const DESC_QTY_PRICE = new RegExp(`^(.*\\p{L}.*?)\\s+${QTY}${TIMES}(\\S+)$`, "u");
 
@@ -99,6 +102,7 @@ export function readReceiptItems(pages: readonly VisualLine[][], hints: LocaleHi
     const qtyPrice = QTY_PRICE.exec(left);
     const descQty = DESC_QTY_PRICE.exec(left);
     const qtyFirst = QTY_FIRST.exec(left);
+    const descTimes = DESC_TIMES_QTY.exec(left);
     if (qtyPrice !== null && moneyCell(qtyPrice[2] ?? "", hints) !== null) {
       const above = previous;
       if (above === null || trailingAmount(above, hints) !== null || !/\p{L}/u.test(above.chunks[0]?.text ?? "")) {
@@ -112,6 +116,9 @@ export function readReceiptItems(pages: readonly VisualLine[][], hints: LocaleHi
       addChunk(cells, "description", part(item.left, descQty[1] ?? ""));
       addChunk(cells, "quantity", part(item.left, descQty[2] ?? ""));
       addChunk(cells, "unitPrice", part(item.left, descQty[3] ?? ""));
+    } else if (descTimes !== null) {
+      addChunk(cells, "description", part(item.left, descTimes[1] ?? ""));
+      addChunk(cells, "quantity", part(item.left, descTimes[2] ?? ""));
     } else if (qtyFirst !== null && /\p{L}/u.test(qtyFirst[2] ?? "")) {
       addChunk(cells, "quantity", part(item.left, qtyFirst[1] ?? ""));
       addChunk(cells, "description", part(item.left, qtyFirst[2] ?? ""));
@@ -127,6 +134,46 @@ export function readReceiptItems(pages: readonly VisualLine[][], hints: LocaleHi
     previous = line;
   }
   return rows.length === 0 ? null : rows;
+}
+
+/**
+ * An invoice's items listed without a table header (a cloud bill's detail, a payment receipt's summary): the runs of
+ * item lines between summary and total lines, read as receipt items are; a run counts only when its amounts add up
+ * to the printed subtotal or total, and of those the longest, the later on a tie (a summary's "Charges" line comes
+ * before the detail it sums). Null when no run adds up.
+ */
+export function readItemList(
+  pages: readonly VisualLine[][],
+  hints: LocaleHints,
+  sums: readonly (string | null | undefined)[],
+): DraftRow[] | null {
+  const targets = sums.filter((v): v is string => typeof v === "string").map((v) => Math.round(Number(v) * 100));
+  if (targets.length === 0) return null;
+  const lines = pages.flat();
+  let best: DraftRow[] | null = null;
+  let start = 0;
+  for (let i = 0; i <= lines.length; i++) {
+    const line = lines[i];
+    if (line !== undefined && !startsWithStop(leadingWords(line, hints))) continue;
+    const run = i > start ? readReceiptItems([lines.slice(start, i)], hints) : null;
+    start = i + 1;
+    if (run === null || run.some(summaryLine)) continue;
+    const cents = run.reduce((sum, row) => sum + Math.round(Number(moneyCell(rowAmount(row), hints)) * 100), 0);
+    if (targets.includes(cents) && (best === null || run.length >= best.length)) best = run;
+  }
+  return best;
+}
+
+/** Roles of the lines that sum an invoice up: a run holding one ("Charges", "Credits", "Amount paid") is no item list. */
+const SUMMARY_ROLES = new Set(["total", "subtotal", "tax", "amountDue", "paid", "discount"]);
+
+function summaryLine(row: DraftRow): boolean {
+  const key = (row.cells.get("description") ?? []).flatMap((c) => c.folded).join("");
+  return (LABELS.get(key) ?? []).some((e) => SUMMARY_ROLES.has(e.role));
+}
+
+function rowAmount(row: DraftRow): string {
+  return (row.cells.get("amount") ?? []).map((c) => c.text).join(" ");
 }
 
 /** "3 x Milk 4.50": the unit price is the amount over the quantity, when that comes out in whole cents. */

@@ -45,7 +45,7 @@ export interface LineItemTable {
   /** The table's box on its first page. */
   page: number;
   box: Box;
-  /** "header" when read under a header line; "receipt" when read as item lines without one. */
+  /** "header" when read under a header line; "receipt" when read as item lines without one (receipts and invoices). */
   mode: "header" | "receipt";
   checks: LineItemChecks;
 }
@@ -58,4 +58,6 @@ export interface LineItemHints {
   /** Printed amounts, two-decimal normal form, to check the rows' sum against (subtotal first, then total). */
   subtotal?: string | null;
   total?: string | null;
+  /** The printed tax: items listed without a header may add up to the total less it (a payment receipt's summary). */
+  tax?: string | null;
 }

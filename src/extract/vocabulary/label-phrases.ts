@@ -67,6 +67,8 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
     "total current charges|1.2",
     "due payable|0.9",
     "invoice total",
+    "amount charged",
+    "total charged",
     "total invoice amount",
     "total amount due|0.9",
     "total aud",
@@ -492,6 +494,10 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
   ],
   rounding: ["rounding", "rounding adj", "rounding adjustment", "round", "round adj", "adj", "pembundaran", "rundung"],
   discount: [
+    // A cloud bill's credits reduce its charges as a discount does.
+    "credits",
+    "gutschriften",
+    "avoirs",
     "discount",
     "disc",
     "diskaun",

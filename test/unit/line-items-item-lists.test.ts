@@ -1,0 +1,82 @@
+/**
+ * Invoices that list their items without a table header (issue #18): a cloud bill's detail under its summary, a
+ * payment receipt's summary card. The list is taken only where its amounts add up to the printed subtotal, total, or
+ * total less tax, and a summary's own lines ("Charges", "Credits", "Amount charged") are never items. Pages are real
+ * text-layer PDFs drawn here, read by ingest.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { extractLineItems } from "../../src/extract/line-items/index.js";
+import { localeHints } from "../../src/extract/normalise/locale.js";
+import { ingest } from "../../src/ingest/index.js";
+import { makeTextPdf, type TextLine } from "../helpers/pdf-fixtures.js";
+
+/** Lines as [text, x, y from the top, size] on an A4 page. */
+type At = [string, number, number, number];
+
+async function tableOf(lines: readonly At[], sums: { subtotal?: string; total?: string; tax?: string }) {
+  const page: TextLine[] = lines.map(([text, x, top, size]) => ({ text, x, y: 842 - top, size }));
+  const { bytes } = await makeTextPdf([page]);
+  const table = extractLineItems(await ingest(bytes, { concurrency: 1 }), {
+    locale: localeHints("en-GB"),
+    kind: "invoice",
+    ...sums,
+  });
+  return (table?.rows ?? []).map((r) => [r.description, r.quantity, r.amount]);
+}
+
+/** A cloud bill: a summary of charges, tax and total, then the detail of the charges. */
+const cloudBill: At[] = [
+  ["Kingsley Engineering LLP", 40, 60, 16],
+  ["Invoice number: 7262927413", 330, 100, 9],
+  ["Summary", 40, 180, 12],
+  ["Charges", 40, 200, 9],
+  ["£7,146.59", 480, 200, 9],
+  ["Sales tax 20 %", 40, 214, 9],
+  ["£1,429.32", 480, 214, 9],
+  ["Total for this invoice", 40, 228, 9],
+  ["£8,575.91", 480, 228, 9],
+  ["Detail", 40, 260, 12],
+  ["Team plan (monthly)", 40, 280, 9],
+  ["£6,656.16", 480, 280, 9],
+  ["16 x £416.01", 40, 291, 7],
+  ["Outbound bandwidth", 40, 306, 9],
+  ["£490.43", 480, 306, 9],
+];
+
+describe("extractLineItems: item lists without a header on invoices", () => {
+  it("reads a cloud bill's detail that adds up to its charges, not the summary over it", async () => {
+    assert.deepEqual(await tableOf(cloudBill, { subtotal: "7146.59", total: "8575.91" }), [
+      ["Team plan (monthly)", null, "6656.16"],
+      ["Outbound bandwidth", null, "490.43"],
+    ]);
+  });
+
+  it("reads nothing where no list adds up to a printed sum", async () => {
+    assert.deepEqual(await tableOf(cloudBill, { subtotal: "7000.00", total: "8400.00" }), []);
+  });
+
+  it("reads a payment receipt's summary, quantities after the item, to the total less tax", async () => {
+    const rows = await tableOf(
+      [
+        ["Receipt from Redbrick Print Ltd", 150, 60, 16],
+        ["Summary", 60, 150, 9],
+        ["Enterprise add-on × 21", 60, 170, 9],
+        ["£882.00", 480, 170, 9],
+        ["Pro plan", 60, 184, 9],
+        ["£75.77", 480, 184, 9],
+        ["Sales tax 20 %", 60, 198, 9],
+        ["£191.55", 480, 198, 9],
+        ["Total", 60, 212, 9],
+        ["£1,149.32", 480, 212, 9],
+        ["Amount charged", 60, 226, 9],
+        ["£1,149.32", 480, 226, 9],
+      ],
+      { total: "1149.32", tax: "191.55" },
+    );
+    assert.deepEqual(rows, [
+      ["Enterprise add-on", "21", "882.00"],
+      ["Pro plan", null, "75.77"],
+    ]);
+  });
+});
