@@ -139,8 +139,8 @@ export function readReceiptItems(pages: readonly VisualLine[][], hints: LocaleHi
 /**
  * An invoice's items listed without a table header (a cloud bill's detail, a payment receipt's summary): the runs of
  * item lines between summary and total lines, read as receipt items are; a run counts only when its amounts add up
- * to the printed subtotal or total, and of those the longest, the later on a tie (a summary's "Charges" line comes
- * before the detail it sums). Null when no run adds up.
+ * to one of `sums` (the printed subtotal, total, total less tax) and holds no summary line, and of those the longest,
+ * the later on a tie (a summary's "Charges" line comes before the detail it sums). Null when no run adds up.
  */
 export function readItemList(
   pages: readonly VisualLine[][],
