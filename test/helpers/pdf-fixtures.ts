@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
-import type { Box } from "../../src/document/model.js";
-import { renderPage } from "../../src/ingest/index.js";
+import type { Box, Document } from "../../src/document/model.js";
+import { ingest, renderPage } from "../../src/ingest/index.js";
 
 /** A4 in points. */
 export const A4 = { width: 595.28, height: 841.89 };
@@ -74,6 +74,15 @@ export async function makeTextPdf(
     });
   });
   return { bytes: await doc.save(), expected };
+}
+
+/** A line placed from the page's top: [text, x, points from the top, size], on an A4 page. */
+export type PlacedLine = readonly [string, number, number, number];
+
+/** An A4 text-layer PDF of `lines` in Helvetica, ingested as an upload would be. */
+export async function placedTextDocument(lines: readonly PlacedLine[]): Promise<Document> {
+  const { bytes } = await makeTextPdf([lines.map(([text, x, top, size]) => ({ text, x, y: A4.height - top, size }))]);
+  return ingest(bytes, { concurrency: 1 });
 }
 
 /** Draws `lines` in Helvetica on page 1 of an existing PDF (a stamp on a scan, text over a background image). */

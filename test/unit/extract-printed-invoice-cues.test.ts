@@ -7,17 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ingest } from "../../src/ingest/index.js";
 import { invoiceFields } from "../helpers/invoice-fields.js";
-import { makeTextPdf, type TextLine } from "../helpers/pdf-fixtures.js";
+import { type PlacedLine, placedTextDocument } from "../helpers/pdf-fixtures.js";
 
-/** Lines as [text, x, y from the top, size] on an A4 page. */
-type At = [string, number, number, number];
-
-async function fieldsOf(lines: readonly At[]): Promise<Map<string, string | null>> {
-  const page: TextLine[] = lines.map(([text, x, top, size]) => ({ text, x, y: 842 - top, size }));
-  const { bytes } = await makeTextPdf([page]);
-  return invoiceFields(await ingest(bytes, { concurrency: 1 }));
+async function fieldsOf(lines: readonly PlacedLine[]): Promise<Map<string, string | null>> {
+  return invoiceFields(await placedTextDocument(lines));
 }
 
 describe("parties of printed invoices", () => {

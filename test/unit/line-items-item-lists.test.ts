@@ -8,16 +8,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { extractLineItems } from "../../src/extract/line-items/index.js";
 import { localeHints } from "../../src/extract/normalise/locale.js";
-import { ingest } from "../../src/ingest/index.js";
-import { makeTextPdf, type TextLine } from "../helpers/pdf-fixtures.js";
+import { type PlacedLine, placedTextDocument } from "../helpers/pdf-fixtures.js";
 
-/** Lines as [text, x, y from the top, size] on an A4 page. */
-type At = [string, number, number, number];
-
-async function tableOf(lines: readonly At[], sums: { subtotal?: string; total?: string; tax?: string }) {
-  const page: TextLine[] = lines.map(([text, x, top, size]) => ({ text, x, y: 842 - top, size }));
-  const { bytes } = await makeTextPdf([page]);
-  const table = extractLineItems(await ingest(bytes, { concurrency: 1 }), {
+async function tableOf(lines: readonly PlacedLine[], sums: { subtotal?: string; total?: string; tax?: string }) {
+  const table = extractLineItems(await placedTextDocument(lines), {
     locale: localeHints("en-GB"),
     kind: "invoice",
     ...sums,
@@ -26,7 +20,7 @@ async function tableOf(lines: readonly At[], sums: { subtotal?: string; total?: 
 }
 
 /** A cloud bill: a summary of charges, tax and total, then the detail of the charges. */
-const cloudBill: At[] = [
+const cloudBill: PlacedLine[] = [
   ["Kingsley Engineering LLP", 40, 60, 16],
   ["Invoice number: 7262927413", 330, 100, 9],
   ["Summary", 40, 180, 12],

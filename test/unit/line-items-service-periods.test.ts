@@ -6,16 +6,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { extractLineItems } from "../../src/extract/line-items/index.js";
 import { localeHints } from "../../src/extract/normalise/locale.js";
-import { ingest } from "../../src/ingest/index.js";
-import { makeTextPdf, type TextLine } from "../helpers/pdf-fixtures.js";
+import { type PlacedLine, placedTextDocument } from "../helpers/pdf-fixtures.js";
 
-/** Lines as [text, x, y from the top, size] on an A4 page. */
-type At = [string, number, number, number];
-
-async function rowsOf(lines: readonly At[], locale: string) {
-  const page: TextLine[] = lines.map(([text, x, top, size]) => ({ text, x, y: 842 - top, size }));
-  const { bytes } = await makeTextPdf([page]);
-  const table = extractLineItems(await ingest(bytes, { concurrency: 1 }), { locale: localeHints(locale) });
+async function rowsOf(lines: readonly PlacedLine[], locale: string) {
+  const table = extractLineItems(await placedTextDocument(lines), { locale: localeHints(locale) });
   return (table?.rows ?? []).map((r) => [r.description, r.amount]);
 }
 
