@@ -1743,9 +1743,10 @@ function sellerDomains(layout: Layout, customerWords: ReadonlySet<number>): Arra
     for (const seg of page.rows.flat()) {
       for (const word of seg.words) {
         if (customerWords.has(word.id)) continue;
-        const match = DOMAIN.exec(word.text);
-        const domain = match?.[1]?.toLowerCase().replace(/^www\./, "");
-        if (!match || !domain || FREE_MAIL.test(domain) || /\.(png|jpe?g|pdf)$/.test(domain)) continue;
+        const domain = DOMAIN.exec(word.text)?.[1]
+          ?.toLowerCase()
+          .replace(/^www\./, "");
+        if (!domain || FREE_MAIL.test(domain) || /\.(png|jpe?g|pdf)$/.test(domain)) continue;
         const mailbox = /([^\s@:<(]+)@/.exec(word.text)?.[1];
         if (mailbox !== undefined && !ROLE_MAILBOX.test(mailbox)) continue;
         found.push({ domain, word });
