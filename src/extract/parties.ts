@@ -501,6 +501,11 @@ function shortLegalForm(name: string): string {
  * Currency signs OCR puts for letters inside words of a name: "$/B" is "S/B", "D.I.¥." is "D.I.Y."; a sign before
  * digits stays.
  */
+/** "ENTERPRISE {SETIA ALAM) SDN BHD": a brace or square bracket OCR read for the bracket a ")" closes. */
+function bracketsForBraces(text: string): string {
+  return text.replace(/[{[](?=[^()[\]{}]*\))/g, "(");
+}
+
 function lettersForSigns(text: string): string {
   return text.replace(/\$(?=[\p{L}/])/gu, "S").replace(/(?<=[\p{L}.])¥|¥(?=[\p{L}.])/gu, "Y");
 }
@@ -618,7 +623,7 @@ function endsOnLegalForm(words: readonly Word[]): boolean {
 /**
  * The rows a name without its legal form runs on to when it is printed over two or three lines ("AIK HUAT HARDWARE" +
  * "ENTERPRISE (SETIA" + "ALAM) SDN BHD"): the next row when it ends on a legal form (a registration number after it
- * aside), the next two when a bracket opened on the first closes on the second. Rows with other digits, labels or
+ * aside), the next two when a bracket opened on the first (or a brace OCR read for it) closes on the second. Rows with other digits, labels or
  * contacts are no part of a name, nor is an operator's name ("Betrieben von: Huber GmbH").
  */
 function runOnToLegalForm(page: PageLayout, row: number, rowWords: (row: number) => Word[]): number[] {
@@ -633,7 +638,7 @@ function runOnToLegalForm(page: PageLayout, row: number, rowWords: (row: number)
     rows.push(r);
     words.push(...line);
     if (endsOnLegalForm(words)) return rows;
-    if (!/\([^)]*$/.test(text)) return [];
+    if (!/[({[][^)}\]]*$/.test(text)) return [];
   }
   return [];
 }
@@ -839,7 +844,9 @@ export function merchant(layout: Layout, repair: (word: Word) => Word = (word) =
   const nameWords = afterLegalForm(dropLeadingLabel(dropTrailingRegistration(dropLeadingNumber(joinedRows))));
   const nameText = withoutStraySigns(
     withoutCaseStrays(
-      lettersForSigns(shortLegalForm(joinBrokenWords(collapseSpaces(repairLegalForm(nameWords).join(" "))))),
+      lettersForSigns(
+        bracketsForBraces(shortLegalForm(joinBrokenWords(collapseSpaces(repairLegalForm(nameWords).join(" "))))),
+      ),
     ),
   );
   const name = scoredOf(nameText, best.score - 0.8 * Math.min(strayTokens(nameText), 3), nameWords);

@@ -15,10 +15,16 @@ function cents(text: string): number {
   return Math.round(Number(text) * 100);
 }
 
+/**
+ * The table's arithmetic. The rows' sum closes against the printed subtotal or total, or one of `others` (the total
+ * less tax, a sum printed under a summary label: items before a discount or credits); a mismatch is reported against
+ * the subtotal, else the total.
+ */
 export function checkTable(
   rows: readonly LineItemRow[],
   subtotal: string | null | undefined,
   total: string | null | undefined,
+  others: readonly (readonly [SumCheck["against"], string])[] = [],
 ): LineItemChecks {
   let rowsClosing = 0;
   let rowsOpen = 0;
@@ -31,10 +37,10 @@ export function checkTable(
   }
   const sum = formatAmount(sumCents / 100);
   let sumCheck: SumCheck | null = null;
-  const printed: ["subtotal" | "total", string][] = [];
+  const printed: (readonly [SumCheck["against"], string])[] = [];
   if (subtotal) printed.push(["subtotal", subtotal]);
   if (total) printed.push(["total", total]);
-  for (const [against, expected] of printed) {
+  for (const [against, expected] of [...printed, ...others]) {
     if (cents(expected) === sumCents) {
       sumCheck = { against, closes: true, expected: formatAmount(cents(expected) / 100), found: sum };
       break;

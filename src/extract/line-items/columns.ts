@@ -360,6 +360,26 @@ function headerBandLine(line: VisualLine): boolean {
   return matches.length >= 1 && unmatched <= matches.length + 1;
 }
 
+/**
+ * Whether `lower` is only the rest of figure columns' header cells wrapped under `upper`: a word or two of letters
+ * under each, every one under a cell that names a figure column and makes with it a header phrase of that column
+ * ("Prix" over "unitaire"), none under the description.
+ */
+function figureCellTail(upper: VisualLine, lower: VisualLine): boolean {
+  if (lower.words.length > 4 || lower.words.some((w) => !/^\p{L}[\p{L}.'’-]*$/u.test(w.text))) return false;
+  const figure = (phrase: string[]): ColumnRole[] =>
+    rolesOf(phrase.filter((w) => w !== "").join(" ")).filter(
+      (role) => role === "unitPrice" || role === "amount" || role === "quantity" || role === "taxRate",
+    );
+  return lower.chunks.every((chunk) => {
+    const over = upper.chunks.filter((c) => overlap(c.box.x0, c.box.x1, chunk.box.x0, chunk.box.x1) > 0);
+    const cell = over.length === 1 ? over[0] : undefined;
+    if (cell === undefined) return false;
+    const roles = figure(cell.folded);
+    return figure([...cell.folded, ...chunk.folded]).some((role) => roles.includes(role));
+  });
+}
+
 /** Header cells of two lines merged where they overlap: "Unit" over "price" is one cell "Unit price". */
 function mergeBand(upper: VisualLine, lower: VisualLine): { line: VisualLine; stacked: Set<Chunk> } {
   const stacked = new Set<Chunk>();
@@ -442,7 +462,7 @@ export function readHeaderBand(line: VisualLine, above: VisualLine | null, below
   ];
   const pair = pairs.find(
     (p): p is [VisualLine, VisualLine] =>
-      p[0] !== null && p[1] !== null && headerBandLine(p[0]) && headerBandLine(p[1]),
+      p[0] !== null && p[1] !== null && headerBandLine(p[0]) && (headerBandLine(p[1]) || figureCellTail(p[0], p[1])),
   );
   if (pair === undefined) return single;
   const band = mergeBand(pair[0], pair[1]);

@@ -12,7 +12,7 @@ import { checkTable, rowCloses } from "./checks.js";
 import { cellText, type DraftRow } from "./draft.js";
 import type { ColumnRole } from "./headers.js";
 import { boxOf, visualLines } from "./lines.js";
-import { readItemList, readReceiptItems } from "./receipt.js";
+import { DISCOUNT_ROLES, printedSums, readItemList, readReceiptItems } from "./receipt.js";
 import { repairDescription, repairRow, repairSum } from "./repair.js";
 import { readHeaderTable } from "./table.js";
 import type { LineItemHints, LineItemRow, LineItemTable } from "./types.js";
@@ -115,11 +115,11 @@ export function extractLineItems(document: Document, hints: LineItemHints = {}):
   const pages = document.pages.map((page) => visualLines(page));
   let mode: LineItemTable["mode"] = "header";
   let drafts = readHeaderTable(pages, locale)?.rows ?? null;
+  const net = hints.total && hints.tax ? (Number(hints.total) - Number(hints.tax)).toFixed(2) : null;
   if (drafts === null && hints.kind === "receipt") {
     drafts = readReceiptItems(pages, locale);
     mode = "receipt";
   } else if (drafts === null) {
-    const net = hints.total && hints.tax ? (Number(hints.total) - Number(hints.tax)).toFixed(2) : null;
     drafts = readItemList(pages, locale, [hints.subtotal, hints.total, net]);
     mode = "receipt";
   }
@@ -139,7 +139,16 @@ export function extractLineItems(document: Document, hints: LineItemHints = {}):
     const repaired = repairSum(rows, [hints.subtotal, hints.total]);
     if (repaired !== null) repaired.confidence = Math.min(repaired.confidence, 0.6);
   }
-  const checks = checkTable(rows, hints.subtotal, hints.total);
+  // Rows add up to the subtotal before the discounts and credits printed under it ("Gutschriften -12,84").
+  const discounts = printedSums(pages, locale, DISCOUNT_ROLES).reduce((sum, d) => sum + Math.abs(Number(d)), 0);
+  const beforeDiscounts = hints.subtotal && discounts > 0 ? (Number(hints.subtotal) + discounts).toFixed(2) : null;
+  const others = [
+    // Where no subtotal is printed (a receipt card: items, tax, total); a printed one the rows miss is a mismatch.
+    ...(net === null || hints.subtotal ? [] : [["total less tax", net] as const]),
+    ...(beforeDiscounts === null ? [] : [["subtotal before discounts", beforeDiscounts] as const]),
+    ...printedSums(pages, locale).map((sum) => ["printed sum", sum] as const),
+  ];
+  const checks = checkTable(rows, hints.subtotal, hints.total, others);
   const firstPage = drafts[0]?.page ?? 1;
   const boxes = rows.flatMap((r) => r.boundingBoxes.filter((b) => b.page === firstPage).map((b) => b.box));
   const mean = rows.reduce((s, r) => s + r.confidence, 0) / rows.length;

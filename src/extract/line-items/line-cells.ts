@@ -5,6 +5,7 @@
  */
 
 import type { Word } from "../../document/model.js";
+import { parseCurrency } from "../normalise/currency.js";
 import { parseDate } from "../normalise/date.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { moneyCell, priceCell, quantityCell } from "./cells.js";
@@ -20,9 +21,15 @@ const PAGE_STOP =
 
 export function lineCells(line: VisualLine, columns: readonly Column[], hints: LocaleHints): Map<ColumnRole, Chunk[]> {
   const cells = new Map<ColumnRole, Chunk[]>();
-  for (const chunk of line.chunks.flatMap((c) => splitLeadingNumber(c, columns))) {
+  const chunks = line.chunks
+    .flatMap((c) => splitLeadingNumber(c, columns))
+    .flatMap((c) => splitFigures(c, columns, hints));
+  for (const chunk of chunks) {
     const column = columnOf(chunk, columns, hints);
     if (column === null || (column.role === "description" && figureDetail(chunk, columns))) continue;
+    // A currency sign wrapped under its amount ("7 317,92" over "€") is no cell of the line; "(EUR)" is a header's.
+    const money = column.role === "amount" || column.role === "unitPrice";
+    if (money && !/[()]/.test(chunk.text) && currencyMark(chunk.text, hints)) continue;
     addChunk(cells, column.role, chunk);
   }
   return cells;
@@ -110,6 +117,15 @@ export function amountOf(cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleH
 export function descriptionOnly(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
   for (const [role, chunks] of cells) if (role !== "description" && chunks.length > 0) return false;
   return (cells.get("description") ?? []).length > 0;
+}
+
+/**
+ * Whether the line holds the rest of a row's date cell, with or without more of its description: "Managed" | "5.
+ * November 2021 - 4. Dezember" over "Datenbank" | "2021", a period column's range wrapped in its cell.
+ */
+export function dateWrapped(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
+  for (const [role, chunks] of cells) if (role !== "description" && role !== "date" && chunks.length > 0) return false;
+  return (cells.get("date") ?? []).length > 0;
 }
 
 /**
@@ -392,4 +408,41 @@ function splitLeadingNumber(chunk: Chunk, columns: readonly Column[]): Chunk[] {
   if (description === undefined || description.x0 < under.x1 - 0.02) return [chunk];
   if (second.box.x0 > description.x1 + 0.02 || second.box.x0 < description.x0 - 0.03) return [chunk];
   return [chunkOf([first], chunk.folded.slice(0, 1)), chunkOf(chunk.words.slice(1), chunk.folded.slice(1))];
+}
+
+/** A currency code or sign printed beside a figure: "GBP", "EUR", "CHF", "€", "US$". */
+function currencyMark(text: string, hints: LocaleHints): boolean {
+  return !/\d/.test(text) && parseCurrency(text, hints) !== null;
+}
+
+/**
+ * "55.99 GBP 55.99 GBP" read as one chunk where the unit price and amount columns stand tight: two or more figures,
+ * each with its currency code on the same side, whose parts stand under different figure columns, are cells of
+ * their own.
+ */
+function splitFigures(chunk: Chunk, columns: readonly Column[], hints: LocaleHints): Chunk[] {
+  const words = chunk.words;
+  if (words.length < 3 || !words.every((w) => currencyMark(w.text, hints) || /^[-+(]?[\d.,']+\)?$/.test(w.text))) {
+    return [chunk];
+  }
+  const codeAfter = /\d/.test(words[0]?.text ?? "");
+  const parts: Word[][] = [];
+  for (const word of words) {
+    const isFigure = /\d/.test(word.text);
+    const opens = codeAfter ? isFigure : !isFigure;
+    const last = parts[parts.length - 1];
+    if (opens || last === undefined) parts.push([word]);
+    else last.push(word);
+  }
+  if (parts.length < 2 || parts.some((p) => p.filter((w) => /\d/.test(w.text)).length !== 1)) return [chunk];
+  let at = 0;
+  const out = parts.map((p) => {
+    const piece = chunkOf(p, chunk.folded.slice(at, at + p.length));
+    at += p.length;
+    return piece;
+  });
+  if (out.some((p) => moneyCell(p.text, hints) === null)) return [chunk];
+  const under = out.map((p) => columnOf(p, columns, hints));
+  const distinct = new Set(under);
+  return under.every((c) => c !== null && FIGURE_ROLES.has(c.role)) && distinct.size === out.length ? out : [chunk];
 }

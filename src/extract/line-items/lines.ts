@@ -56,12 +56,16 @@ const SPECK = /^[<>|~»«^_`\\=*'"‘’“”¦]+$/;
 const NUMBER_WORD = /^[-‐−–(+]?[€$£]?\d[\d.,'’]*%?[)-]?$/;
 const THOUSANDS_TAIL = /^\d{3}(?:[.,]\d{1,2})?$/;
 
-/** Two numbers closer than a column gap ("60,00 10,00%") are two cells, unless the second groups the first's thousands. */
+/**
+ * Two numbers closer than a column gap ("60,00 10,00%") are two cells, unless the second groups the first's thousands
+ * or is the year after a date's day ("September 20, 2021").
+ */
 function splitsNumbers(left: Word, right: Word): boolean {
   return (
     NUMBER_WORD.test(left.text) &&
     NUMBER_WORD.test(right.text) &&
-    !(/^\d{1,3}$/.test(left.text) && THOUSANDS_TAIL.test(right.text))
+    !(/^\d{1,3}$/.test(left.text) && THOUSANDS_TAIL.test(right.text)) &&
+    !(/^\d{1,2},$/.test(left.text) && /^(?:19|20)\d{2}\b/.test(right.text))
   );
 }
 

@@ -93,6 +93,10 @@ export function readReceiptItems(pages: readonly VisualLine[][], hints: LocaleHi
       continue;
     }
     const item = candidates.find((c) => c.line === line);
+    if (item === undefined && quantityUnder(rows[rows.length - 1], previous, line, hints)) {
+      previous = line;
+      continue;
+    }
     if (item === undefined || right - item.amount.box.x1 > width * 0.15 || item.left === null) {
       previous = line;
       continue;
@@ -137,10 +141,41 @@ export function readReceiptItems(pages: readonly VisualLine[][], hints: LocaleHi
 }
 
 /**
+ * "Team plan" ... "£6,656.16" over "16 x £416.01": a quantity and unit price printed alone under an item line, whose
+ * product is the item's amount, are the item's; the row gains them and true is returned.
+ */
+function quantityUnder(
+  row: DraftRow | undefined,
+  previous: VisualLine | null,
+  line: VisualLine,
+  hints: LocaleHints,
+): boolean {
+  const chunk = line.chunks.length === 1 ? line.chunks[0] : undefined;
+  const above = row?.cells.get("amount")?.[0];
+  if (row === undefined || chunk === undefined || above === undefined || row.cells.has("quantity")) return false;
+  if (previous === null || !above.words.every((w) => previous.words.includes(w))) return false;
+  const m = QTY_LEAD.exec(chunk.text.trim());
+  const quantity = Number((m?.[1] ?? "").replace(",", "."));
+  const priceText = chunk.text.trim().slice(m?.[0].length ?? 0);
+  const price = moneyCell(priceText, hints);
+  const amount = moneyCell(above.text, hints);
+  if (m === null || price === null || amount === null || !(quantity > 0)) return false;
+  if (Math.abs(quantity * Number(price) - Number(amount)) > 0.005 * quantity + 0.001) return false;
+  addChunk(row.cells, "quantity", part(chunk, m[1] ?? ""));
+  addChunk(row.cells, "unitPrice", part(chunk, priceText));
+  return true;
+}
+
+/** The quantity and sign before a price: "16 x " of "16 x £416.01". */
+const QTY_LEAD = new RegExp(String.raw`^${QTY}${TIMES}(?=\S)`);
+
+/**
  * An invoice's items listed without a table header (a cloud bill's detail, a payment receipt's summary): the runs of
  * item lines between summary and total lines, read as receipt items are; a run counts only when its amounts add up
- * to one of `sums` (the printed subtotal, total, total less tax) and holds no summary line, and of those the longest,
- * the later on a tie (a summary's "Charges" line comes before the detail it sums). Null when no run adds up.
+ * to one of `sums` (the printed subtotal, total, total less tax) or an amount printed under a summary label, or, for
+ * two lines or more, to an amount another line of the page ends in (a bill's "Charges" before its credits: two amounts adding up to a third printed elsewhere are
+ * no coincidence), and holds no summary line; of those the longest, the later on a tie (a summary's "Charges" line
+ * comes before the detail it sums). Null when no run adds up.
  */
 export function readItemList(
   pages: readonly VisualLine[][],
@@ -150,26 +185,69 @@ export function readItemList(
   const targets = sums.filter((v): v is string => typeof v === "string").map((v) => Math.round(Number(v) * 100));
   if (targets.length === 0) return null;
   const lines = pages.flat();
+  const printed = lines.map((line) => centsOf(trailingAmount(line, hints)?.text ?? "", hints));
+  // Amounts printed under a summary label ("Charges $4.99" before the credits): a one-item list may sum to one.
+  const labelled = printedSums(pages, hints).map((v) => Math.round(Number(v) * 100));
   let best: DraftRow[] | null = null;
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
     const line = lines[i];
     if (line !== undefined && !startsWithStop(leadingWords(line, hints))) continue;
     const run = i > start ? readReceiptItems([lines.slice(start, i)], hints) : null;
+    const outside = printed.filter((_, j) => j < start || j >= i);
     start = i + 1;
     if (run === null || run.some(summaryLine)) continue;
-    const cents = run.reduce((sum, row) => sum + Math.round(Number(moneyCell(rowAmount(row), hints)) * 100), 0);
-    if (targets.includes(cents) && (best === null || run.length >= best.length)) best = run;
+    const cents = run.reduce((sum, row) => sum + (centsOf(rowAmount(row), hints) ?? 0), 0);
+    const adds = targets.includes(cents) || labelled.includes(cents) || (run.length >= 2 && outside.includes(cents));
+    if (adds && (best === null || run.length >= best.length)) best = run;
   }
   return best;
+}
+
+/** An amount's value in cents, or null when `text` is none. */
+function centsOf(text: string, hints: LocaleHints): number | null {
+  const value = moneyCell(text, hints);
+  return value === null ? null : Math.round(Number(value) * 100);
 }
 
 /** Roles of the lines that sum an invoice up: a run holding one ("Charges", "Credits", "Amount paid") is no item list. */
 const SUMMARY_ROLES = new Set(["total", "subtotal", "tax", "amountDue", "paid", "discount"]);
 
 function summaryLine(row: DraftRow): boolean {
-  const key = (row.cells.get("description") ?? []).flatMap((c) => c.folded).join("");
-  return (LABELS.get(key) ?? []).some((e) => SUMMARY_ROLES.has(e.role));
+  return summaryLabel((row.cells.get("description") ?? []).flatMap((c) => c.folded));
+}
+
+function summaryLabel(folded: readonly string[], roles: ReadonlySet<string> = SUMMARY_ROLES): boolean {
+  return (LABELS.get(folded.join("")) ?? []).some((e) => roles.has(e.role));
+}
+
+/** Roles of the lines that take an amount off a table's sum: discounts, coupons, credits. */
+export const DISCOUNT_ROLES: ReadonlySet<string> = new Set(["discount"]);
+
+/** Roles of the summary lines a table's amounts may add up to. */
+export const SUM_ROLES: ReadonlySet<string> = new Set(["subtotal", "total", "amountDue"]);
+
+/**
+ * The amounts the pages print under a label of one of `roles`, two-decimal normal form: with SUM_ROLES, what a
+ * table's or a list's rows may add up to ("Charges", "Summe netto" before a discount, "Total").
+ */
+export function printedSums(
+  pages: readonly VisualLine[][],
+  hints: LocaleHints,
+  roles: ReadonlySet<string> = SUM_ROLES,
+): string[] {
+  // A discount's label may be followed by its details ("Discount (SAVE10)", "Rabatt (PROMO15, 15 % Rabatt)"); a sum's
+  // is the whole label ("Total 0% supplies" totals some of the items only).
+  const prefix = roles === DISCOUNT_ROLES;
+  return pages.flat().flatMap((line) => {
+    const words = leadingWords(line, hints);
+    const labelled = prefix
+      ? words.some((_, k) => summaryLabel(words.slice(0, k + 1), roles))
+      : summaryLabel(words, roles);
+    if (!labelled) return [];
+    const amount = moneyCell(trailingAmount(line, hints)?.text ?? "", hints);
+    return amount === null ? [] : [amount];
+  });
 }
 
 function rowAmount(row: DraftRow): string {

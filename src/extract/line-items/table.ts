@@ -20,6 +20,7 @@ import {
   awaitsAmount,
   codeLine,
   codeOnly,
+  dateWrapped,
   descriptionOnly,
   figureDetail,
   figuresTight,
@@ -409,7 +410,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         reach = line.box.y1;
         continue;
       }
-      if (descriptionOnly(cells) && gap < line.height * 1.1 && lastLoose === undefined) {
+      const wrapped = descriptionOnly(cells) || (pageRows > 0 && dateWrapped(cells));
+      if (wrapped && gap < line.height * 1.1 && lastLoose === undefined) {
         if (
           pageRows > 0 &&
           current !== undefined &&
@@ -420,6 +422,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           noted.add(current);
         } else if (pageRows > 0 && current !== undefined) {
           for (const chunk of cells.get("description") ?? []) addChunk(current.cells, "description", chunk);
+          for (const chunk of cells.get("date") ?? []) addChunk(current.cells, "date", chunk);
           current.bottom = line.box.y1;
           after.push({ chunks: cells.get("description") ?? [], y0: line.box.y0, y1: line.box.y1, loose: false });
           trailing.set(current, after);

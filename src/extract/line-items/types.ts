@@ -31,8 +31,12 @@ export interface LineItemChecks {
 }
 
 export interface SumCheck {
-  /** Which printed amount the sum was compared with. */
-  against: "subtotal" | "total";
+  /**
+   * Which printed amount the sum was compared with: a mismatch names the subtotal or the total; a sum may close
+   * against the total less tax, the subtotal with the discounts printed under it added back, or a sum printed under
+   * a summary label ("Summe netto" before a discount).
+   */
+  against: "subtotal" | "total" | "total less tax" | "subtotal before discounts" | "printed sum";
   closes: boolean;
   /** For a `line_items_sum_mismatch` warning: the printed amount and the rows' sum. */
   expected: string;
