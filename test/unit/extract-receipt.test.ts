@@ -133,6 +133,21 @@ describe("extract on receipts with a legal name and registration numbers", () =>
     ]);
     assert.equal(fieldValue(doc, "receipt.merchantName"), "SUNRISE BAKERIES (KL) SDN BHD");
   });
+
+  it("runs a name on over three lines where a bracket OCR read as a brace closes on the last", () => {
+    const doc = receipt([
+      [["AIK HUAT HARDWARE", 60]],
+      [["ENTERPRISE {SETIA", 60]],
+      [["ALAM) SDN BHD", 60]],
+      [["NO. 17-G, JALAN SETIA INDAH,", 40]],
+      [["40170 SHAH ALAM, SELANGOR.", 40]],
+      [
+        ["TOTAL", 20],
+        ["12.40", 300],
+      ],
+    ]);
+    assert.equal(fieldValue(doc, "receipt.merchantName"), "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD");
+  });
 });
 
 describe("extract on OCR-damaged receipt headers", () => {
