@@ -623,8 +623,9 @@ function endsOnLegalForm(words: readonly Word[]): boolean {
 /**
  * The rows a name without its legal form runs on to when it is printed over two or three lines ("AIK HUAT HARDWARE" +
  * "ENTERPRISE (SETIA" + "ALAM) SDN BHD"): the next row when it ends on a legal form (a registration number after it
- * aside), the next two when a bracket opened on the first (or a brace OCR read for it) closes on the second. Rows with other digits, labels or
- * contacts are no part of a name, nor is an operator's name ("Betrieben von: Huber GmbH").
+ * aside), the next two when a bracket opened on the first (or a brace OCR read for it) closes on the second. Rows
+ * with other digits, labels or contacts are no part of a name, nor is an operator's name ("Betrieben von: Huber
+ * GmbH").
  */
 function runOnToLegalForm(page: PageLayout, row: number, rowWords: (row: number) => Word[]): number[] {
   if (endsOnLegalForm(rowWords(row))) return [];

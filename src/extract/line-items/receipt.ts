@@ -172,10 +172,11 @@ const QTY_LEAD = new RegExp(String.raw`^${QTY}${TIMES}(?=\S)`);
 /**
  * An invoice's items listed without a table header (a cloud bill's detail, a payment receipt's summary): the runs of
  * item lines between summary and total lines, read as receipt items are; a run counts only when its amounts add up
- * to one of `sums` (the printed subtotal, total, total less tax) or an amount printed under a summary label, or, for
- * two lines or more, to an amount another line of the page ends in (a bill's "Charges" before its credits: two amounts adding up to a third printed elsewhere are
- * no coincidence), and holds no summary line; of those the longest, the later on a tie (a summary's "Charges" line
- * comes before the detail it sums). Null when no run adds up.
+ * to one of `sums` (the printed subtotal, total, total less tax) or to an amount printed under a summary label (a
+ * bill's "Charges" before its credits), or, for two lines or more, to an amount another line of the page ends in
+ * (under a label the vocabulary lacks: two amounts adding up to a third printed elsewhere are no coincidence), and
+ * holds no summary line; of those the longest, the later on a tie (a summary's "Charges" line comes before the detail
+ * it sums). Null when no run adds up.
  */
 export function readItemList(
   pages: readonly VisualLine[][],
