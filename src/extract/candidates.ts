@@ -134,6 +134,8 @@ export function outsideDates(amounts: readonly AmountCandidate[], dates: readonl
 /** A month name, also with OCR's 0 for a leading O ("0ct 3, 2016": date.ts reads it as October). */
 const MONTH_WORD = /[a-zäéû0][a-zäéû]{2,}/i;
 const GLUED_LABEL = /^[[({|'"‘’“”«]*\p{L}{2,}[:.]?(\d.*)$/u;
+/** A numeric date with the next label or a smudge glued after it: "21/05/2018Time:", "20/10/2017*--.". */
+const GLUED_TAIL = /^(.*?\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2}))(?:\p{L}|[*~_|=-]).*$/u;
 
 export function dateCandidates(layout: Layout, hints: LocaleHints): DateCandidate[] {
   return ngramCandidates(
@@ -146,9 +148,15 @@ export function dateCandidates(layout: Layout, hints: LocaleHints): DateCandidat
     },
     (span) => {
       // OCR glues labels to values ("Date:11/01/2019", "Dater11/03/18"), and reads the edge of a box or a smudge in
-      // front of the label as a bracket or quote ("[ate:09/02/17"): a single word may carry both in front.
-      const glued = span.end - span.start === 1 ? GLUED_LABEL.exec(span.text)?.[1] : undefined;
-      const parsed = parseDate(span.text, hints) ?? (glued ? parseDate(glued, hints) : null);
+      // front of the label as a bracket or quote ("[ate:09/02/17"): a single word may carry both in front, and the
+      // next label or a smudge after it.
+      const one = span.end - span.start === 1;
+      const glued = one ? GLUED_LABEL.exec(span.text)?.[1] : undefined;
+      const tail = one ? GLUED_TAIL.exec(glued ?? span.text)?.[1] : undefined;
+      const parsed =
+        parseDate(span.text, hints) ??
+        (glued ? parseDate(glued, hints) : null) ??
+        (tail ? parseDate(tail, hints) : null);
       return parsed && { ...span, ...parsed, repaired: parsed.repaired === true };
     },
   );

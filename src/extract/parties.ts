@@ -14,7 +14,7 @@ import { isTradeWord } from "./header-lexicon.js";
 import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout, LineSegment, PageLayout } from "./layout.js";
 import { joinBrokenWords, namesState, repairPostcode, splitRunTogether } from "./receipt-address.js";
-import { repairGlyphConfusion, repairMixedGlyphs } from "./receipt-repair.js";
+import { repairGlyphConfusion, repairMixedGlyphs, repairPremisesWord } from "./receipt-repair.js";
 import { collapseSpaces, digitCount, foldForMatching, letterCount, upperCount } from "./text.js";
 import { titlesFor } from "./vocabulary/titles.js";
 
@@ -754,9 +754,9 @@ export function merchant(layout: Layout, repair: (word: Word) => Word = (word) =
   const none: PartyDecision = { name: { family: "name", best: null }, address: { family: "address", best: null } };
   if (!page) return none;
   const rowWords = (r: number) =>
-    trimNoise(withoutNoiseSegments(rowSegments(page, r)).flatMap((s) => s.words)).map((w) =>
+    trimNoise(withoutNoiseSegments(rowSegments(page, r)).flatMap((s) => s.words)).map((w, i, all) =>
       // Glyph confusions are OCR's: a text layer's words are what the producer wrote.
-      repair(w.source === "ocr" ? repairGlyphConfusion(repairMixedGlyphs(w)) : w),
+      repair(w.source === "ocr" ? repairPremisesWord(repairGlyphConfusion(repairMixedGlyphs(w)), all[i + 1]) : w),
     );
   let best: { row: number; score: number } | null = null;
   // Rows are counted by the text they hold: a logo OCR read as rows of specks above the header pushes the name down
@@ -956,9 +956,12 @@ function endsOnPostcodeLine(lines: readonly string[]): boolean {
   return postcode >= 0 && (postcode === last || (postcode === last - 1 && digitCount(lines[last] ?? "") === 0));
 }
 
-/** Words of till chatter and document fields that never occur in an address ("PREPAY CHIT NUMBER", "Slip No"). */
+/**
+ * Words of till chatter and document fields that never occur in an address ("PREPAY CHIT NUMBER", "Slip No", "Guest
+ * Check", "Pay By: CASH").
+ */
 const NOT_ADDRESS =
-  /\b(number|nummer|num[eé]ro|n[uú]mero|chit|slip|counter|cashier|kasse|caisse|caja|kassa|receipt|invoice|rechnung|facture|factura|factuur)\b/i;
+  /\b(number|nummer|num[eé]ro|n[uú]mero|chit|slip|check|pay|counter|cashier|kasse|caisse|caja|kassa|receipt|invoice|rechnung|facture|factura|factuur)\b/i;
 
 /** Branch and licence lines printed between a trading name and its address ("Damansara Utama Outlet"). */
 const BRANCH =

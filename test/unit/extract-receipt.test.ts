@@ -134,6 +134,58 @@ describe("extract on receipts with a legal name and registration numbers", () =>
     assert.equal(fieldValue(doc, "receipt.merchantName"), "SUNRISE BAKERIES (KL) SDN BHD");
   });
 
+  it("puts right a premises word and a place OCR read as other glyphs of the same shape", () => {
+    const doc = receipt([
+      [["KEDAI RUNCIT MAJU SDN BHD", 40]],
+      [["Bik 2, Unit G1, Jalan SS 2/6,", 40]],
+      [["47300 Fetaling Jaya, Selangor", 40]],
+      [
+        ["TOTAL", 20],
+        ["12.40", 300],
+      ],
+    ]);
+    assert.equal(
+      fieldValue(doc, "receipt.merchantAddress"),
+      "Blk 2, Unit G1, Jalan SS 2/6, 47300 Petaling Jaya, Selangor",
+    );
+  });
+
+  it("ends the address at a line of till chatter: a guest check, a payment", () => {
+    for (const chatter of ["Guest Check", "CARRY OUT NOW Pay By: CASH"]) {
+      const doc = receipt([
+        [["KEDAI RUNCIT MAJU SDN BHD", 40]],
+        [["Lot 50, Floor T2, Sky Avenue,", 40]],
+        [["69000 Genting Highlands, Pahang", 40]],
+        [[chatter, 40]],
+        [
+          ["TOTAL", 20],
+          ["12.40", 300],
+        ],
+      ]);
+      assert.equal(
+        fieldValue(doc, "receipt.merchantAddress"),
+        "Lot 50, Floor T2, Sky Avenue, 69000 Genting Highlands, Pahang",
+      );
+    }
+  });
+
+  it("reads a date OCR glued to the next label or a smudge", () => {
+    for (const [line, date] of [
+      ["Date: 21/05/2018Time: 11:12:56AM", "2018-05-21"],
+      ["INV NO: CS-0118810 Date : 20/10/2017*--.", "2017-10-20"],
+    ]) {
+      const doc = receipt([
+        [["KEDAI RUNCIT MAJU SDN BHD", 40]],
+        [[line ?? "", 20]],
+        [
+          ["TOTAL", 20],
+          ["12.40", 300],
+        ],
+      ]);
+      assert.equal(fieldValue(doc, "receipt.date"), date);
+    }
+  });
+
   it("runs a name on over three lines where a bracket OCR read as a brace closes on the last", () => {
     const doc = receipt([
       [["AIK HUAT HARDWARE", 60]],
