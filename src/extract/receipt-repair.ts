@@ -50,14 +50,14 @@ const GLYPH_CONFUSIONS: ReadonlyArray<readonly [string, string]> = [
 /** Header words of four letters and more, the targets of glyph repairs. */
 const TARGETS: ReadonlySet<string> = new Set([...KNOWN].filter((w) => w.length >= MIN_LETTERS));
 
-/** The header word one glyph confusion away from `key` (upper case), when there is exactly one. */
-function confusedFor(key: string): string | null {
+/** The word of `targets` (upper case) one glyph confusion away from `key` (upper case), when there is exactly one. */
+function confusedFor(key: string, targets: ReadonlySet<string> = TARGETS): string | null {
   const found = new Set<string>();
   const lower = key.toLowerCase();
   for (const [read, meant] of GLYPH_CONFUSIONS) {
     for (let at = lower.indexOf(read); at >= 0; at = lower.indexOf(read, at + 1)) {
       const candidate = (lower.slice(0, at) + meant + lower.slice(at + read.length)).toUpperCase();
-      if (TARGETS.has(candidate)) found.add(candidate);
+      if (targets.has(candidate)) found.add(candidate);
     }
   }
   return found.size === 1 ? ([...found][0] ?? null) : null;
@@ -93,16 +93,8 @@ export function repairPremisesWord(word: Word, next: Word | undefined): Word {
   if (next === undefined || !/^\d/.test(next.text) || !/^\p{L}{2,4}$/u.test(word.text) || PREMISES_WORDS.has(key)) {
     return word;
   }
-  const found = new Set<string>();
-  const lower = key.toLowerCase();
-  for (const [read, meant] of GLYPH_CONFUSIONS) {
-    for (let at = lower.indexOf(read); at >= 0; at = lower.indexOf(read, at + 1)) {
-      const candidate = (lower.slice(0, at) + meant + lower.slice(at + read.length)).toUpperCase();
-      if (PREMISES_WORDS.has(candidate)) found.add(candidate);
-    }
-  }
-  const meant = found.size === 1 ? [...found][0] : undefined;
-  return meant === undefined ? word : { ...word, text: inCaseOf(word.text, meant) };
+  const meant = confusedFor(key, PREMISES_WORDS);
+  return meant === null ? word : { ...word, text: inCaseOf(word.text, meant) };
 }
 
 /**
