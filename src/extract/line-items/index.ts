@@ -140,7 +140,7 @@ export function extractLineItems(document: Document, hints: LineItemHints = {}):
     if (repaired !== null) repaired.confidence = Math.min(repaired.confidence, 0.6);
   }
   // Rows add up to the subtotal before the discounts and credits printed under it ("Gutschriften -12,84").
-  const discounts = printedSums(pages, locale, DISCOUNT_ROLES).reduce((sum, d) => sum + Math.abs(Number(d)), 0);
+  const discounts = printedSums(pages, locale, DISCOUNT_ROLES, true).reduce((sum, d) => sum + Math.abs(Number(d)), 0);
   const beforeDiscounts = hints.subtotal && discounts > 0 ? (Number(hints.subtotal) + discounts).toFixed(2) : null;
   const others = [
     // Where no subtotal is printed (a receipt card: items, tax, total); a printed one the rows miss is a mismatch.

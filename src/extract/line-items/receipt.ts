@@ -6,6 +6,7 @@
 import { LABELS } from "../labels.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { hasCents, moneyCell } from "./cells.js";
+import { rowCloses } from "./checks.js";
 import { addChunk, type DraftRow } from "./draft.js";
 import type { ColumnRole } from "./headers.js";
 import { startsWithStop } from "./headers.js";
@@ -160,7 +161,7 @@ function quantityUnder(
   const price = moneyCell(priceText, hints);
   const amount = moneyCell(above.text, hints);
   if (m === null || price === null || amount === null || !(quantity > 0)) return false;
-  if (Math.abs(quantity * Number(price) - Number(amount)) > 0.005 * quantity + 0.001) return false;
+  if (rowCloses({ quantity: String(quantity), unitPrice: price, amount }) !== true) return false;
   addChunk(row.cells, "quantity", part(chunk, m[1] ?? ""));
   addChunk(row.cells, "unitPrice", part(chunk, priceText));
   return true;
@@ -188,7 +189,7 @@ export function readItemList(
   const lines = pages.flat();
   const printed = lines.map((line) => centsOf(trailingAmount(line, hints)?.text ?? "", hints));
   // Amounts printed under a summary label ("Charges $4.99" before the credits): a one-item list may sum to one.
-  const labelled = printedSums(pages, hints).map((v) => Math.round(Number(v) * 100));
+  const labelled = printedSums(pages, hints).map((v) => centsOf(v, hints));
   let best: DraftRow[] | null = null;
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
@@ -236,13 +237,13 @@ export function printedSums(
   pages: readonly VisualLine[][],
   hints: LocaleHints,
   roles: ReadonlySet<string> = SUM_ROLES,
+  labelDetails = false,
 ): string[] {
-  // A discount's label may be followed by its details ("Discount (SAVE10)", "Rabatt (PROMO15, 15 % Rabatt)"); a sum's
-  // is the whole label ("Total 0% supplies" totals some of the items only).
-  const prefix = roles === DISCOUNT_ROLES;
+  // With `labelDetails` the label may be followed by its details ("Discount (SAVE10)", "Rabatt (PROMO15, 15 %
+  // Rabatt)"); a sum's is the whole label ("Total 0% supplies" totals some of the items only).
   return pages.flat().flatMap((line) => {
     const words = leadingWords(line, hints);
-    const labelled = prefix
+    const labelled = labelDetails
       ? words.some((_, k) => summaryLabel(words.slice(0, k + 1), roles))
       : summaryLabel(words, roles);
     if (!labelled) return [];
