@@ -5,12 +5,12 @@
  * no box.
  */
 import type { FieldType } from "../catalog/catalog.js";
+import { guessLanguage } from "../document/language-guess.js";
 import type { Document, Word } from "../document/model.js";
 import type { LineItem, LineItemCellBox, LineItemCellName, LineItemCells } from "../domain/line-items.js";
 import type { BoundingBox } from "../domain/result.js";
 import { amountCandidates, dateCandidates } from "../extract/candidates.js";
 import { boundingBox } from "../extract/decision.js";
-import { guessLanguage } from "../extract/language-guess.js";
 import { buildLayout, fullText, type Layout } from "../extract/layout.js";
 import { inferLocale } from "../extract/locale-infer.js";
 import { localeHints } from "../extract/normalise/locale.js";

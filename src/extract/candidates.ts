@@ -48,9 +48,27 @@ export function spanOf(segment: LineSegment, start: number, end: number): Candid
   };
 }
 
+/**
+ * The labels of each span already looked up, per segment: the field families scan the same n-grams (an amount, a
+ * tax id and an order number can all be "12345"), and a span's labels depend only on its segment's layout and words.
+ */
+const labelsBySpan = new WeakMap<LineSegment, Map<number, SpanLabels>>();
+
 export function labelsOf(layout: Layout, candidate: Candidate): SpanLabels {
-  candidate.labels ??= spanLabels(layout, candidate);
-  return candidate.labels;
+  if (candidate.labels) return candidate.labels;
+  let known = labelsBySpan.get(candidate.segment);
+  if (!known) {
+    known = new Map();
+    labelsBySpan.set(candidate.segment, known);
+  }
+  const key = candidate.start * 4096 + candidate.end;
+  let labels = known.get(key);
+  if (!labels) {
+    labels = spanLabels(layout, candidate);
+    known.set(key, labels);
+  }
+  candidate.labels = labels;
+  return labels;
 }
 
 /** Drops candidates whose words lie inside a longer candidate of the same type on the same segment. */

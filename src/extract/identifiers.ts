@@ -24,12 +24,15 @@ const AMOUNT_LIKE = /^[-(]?\d{1,3}([.,' ]\d{3})*[.,]\d{2}[-)]?$/;
  */
 const DASHES = /[\u2010-\u2015\u2212\uFE63\uFF0D]/g;
 
-/** A printed id as its normal form: dashes as "-", surrounding punctuation and a leading '#' or ':' removed. */
+/**
+ * A printed id as its normal form: dashes as "-", surrounding punctuation and a leading '#' or ':' removed, and a
+ * bar OCR read from the rule of the box the id is printed in ("|INV-2025-38950").
+ */
 function cleanId(text: string): string {
   return text
     .replace(DASHES, "-")
-    .replace(/^[#:;,.(\s]+/, "")
-    .replace(/[:;,.)\s]+$/, "");
+    .replace(/^[#:;,.(|\s]+/, "")
+    .replace(/[:;,.)|\s]+$/, "");
 }
 
 function idShaped(text: string): boolean {
@@ -71,20 +74,25 @@ function scoreIds(
   const found: IdScored[] = [];
   for (const segment of layout.segments) {
     segment.words.forEach((word, i) => {
-      if (!idShaped(word.text)) return;
-      const candidate = spanOf(segment, i, i + 1);
+      const end = splitId(layout, segment, i) ? i + 2 : i + 1;
+      const text = segment.words
+        .slice(i, end)
+        .map((w) => w.text)
+        .join("");
+      if (!idShaped(text)) return;
+      const candidate = spanOf(segment, i, end);
       const labels = labelsOf(layout, candidate);
       const own = Math.max(roleStrength(labels, roles), 0.8 * roleStrength(labels, weaker));
       if (own === 0) return;
       const other = roleStrength(labels, against);
-      const value = cleanId(word.text);
+      const value = cleanId(text);
       let score = 2.4 * own - 1.5 * other;
       const digits = (value.match(/\d/g) ?? []).length;
       if (digits >= 3) score += 0.2;
       if (value.length > 20) score -= 0.4;
       // "(380)" after a title is a document-type code, not the number.
-      if (/^\(.*\)$/.test(word.text)) score -= 0.8;
-      if (beforeNumberLabel(segment, i)) score -= 1.5;
+      if (/^\(.*\)$/.test(text)) score -= 0.8;
+      if (beforeNumberLabel(segment, end - 1)) score -= 1.5;
       // Ids sit in the header: the first page, upper half.
       const pageIndex = layout.pages.findIndex((p) => p.pageNum === segment.pageNum);
       score += pageIndex === 0 ? 0.3 * (1 - word.box.y0) : -0.2;
@@ -92,6 +100,34 @@ function scoreIds(
     });
   }
   return found.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * A gap between two words narrower than this share of the line's height is no space the page prints: OCR's splits
+ * inside an id leave 0.15-0.25 of it on the dev scans, printed spaces 0.3-0.55.
+ */
+const NO_SPACE = 0.28;
+
+/**
+ * Two OCR'd words closer than a printed space: one word OCR read in two. Boxes are ratios of the page's width and
+ * height, so the gap is put in heights by the page's aspect.
+ */
+function splitByOcr(layout: Layout, pageNum: number, word: Word, next: Word): boolean {
+  const aspect = layout.pages.find((p) => p.pageNum === pageNum)?.aspect ?? 1;
+  return word.source === "ocr" && (next.box.x0 - word.box.x1) * aspect < NO_SPACE * (word.box.y1 - word.box.y0);
+}
+
+/**
+ * True when OCR split one id in two: a short run of letters (OCR may read one of them as a digit, "1Q") that is no
+ * label word, then, closer than a printed space, digits or a separator and digits ("INV" "-2021-11343", "WY"
+ * "7884600").
+ */
+function splitId(layout: Layout, segment: Layout["segments"][number], i: number): boolean {
+  const word = segment.words[i];
+  const next = segment.words[i + 1];
+  if (!word || !next || LABELS.has(segment.folded[i] ?? "")) return false;
+  if (!/^(?=.*\p{L})[\p{L}\d]{1,4}$/u.test(word.text) || !/^[-/]?\d/u.test(next.text)) return false;
+  return splitByOcr(layout, segment.pageNum, word, next);
 }
 
 function idDecision(found: IdScored[]): FieldDecision {
@@ -260,6 +296,9 @@ export function iban(layout: Layout): FieldDecision {
   return typedDecision(found, "bank");
 }
 
+/** "BIC:" or "SWIFT:" glued to the code it labels ("BIC:RJZJFRB8"). */
+const GLUED_BIC_LABEL = /^(?:BIC|SWIFT)[:.]/i;
+
 export function bic(layout: Layout, ibanWords: readonly Word[]): FieldDecision {
   const ibanRow = ibanWords[0] ? layout.wordPlace.get(ibanWords[0].id) : undefined;
   const ibanSegment = ibanRow ? layout.segments[ibanRow.segment] : undefined;
@@ -267,12 +306,19 @@ export function bic(layout: Layout, ibanWords: readonly Word[]): FieldDecision {
   const ibanCountry = /^[A-Z]{2}/i.exec(ibanWords[0]?.text ?? "")?.[0].toUpperCase();
   const found = ngramCandidates(
     layout,
-    1,
-    (text) => /^[A-Z0-9]{8}([A-Z0-9]{3})?[.,;)]?$/.test(text) && /^[A-Z]{4}/.test(text),
+    2,
+    (text) => {
+      const code = text.replace(GLUED_BIC_LABEL, "").replace(" ", "");
+      return /^[A-Z0-9]{8}([A-Z0-9]{3})?[.,;)]?$/.test(code) && /^[A-Z]{4}/.test(code);
+    },
     (span) => {
-      const value = parseBic(span.text);
+      // Two words are one code OCR split ("LOY" "DGBDM"), never two printed apart.
+      const [first, second] = span.words;
+      if (first && second && !splitByOcr(layout, span.segment.pageNum, first, second)) return null;
+      const glued = GLUED_BIC_LABEL.test(span.text);
+      const value = parseBic(span.text.replace(GLUED_BIC_LABEL, "").replace(" ", ""));
       if (!value) return null;
-      const label = roleStrength(labelsOf(layout, span), ["bic"]);
+      const label = glued ? 1 : roleStrength(labelsOf(layout, span), ["bic"]);
       const nearIban =
         ibanSegment !== undefined &&
         span.segment.pageNum === ibanSegment.pageNum &&

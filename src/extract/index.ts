@@ -4,6 +4,7 @@
  * it, so asking for receipts never pays for invoice parties.
  */
 import type { FieldDef } from "../catalog/catalog.js";
+import { guessLanguage } from "../document/language-guess.js";
 import type { Document } from "../document/model.js";
 import { LINE_ITEM_FIELDS, type LineItemCellBox } from "../domain/line-items.js";
 import type { ExtractedField, Field, LineItemsField, ResultWarning } from "../domain/result.js";
@@ -27,7 +28,6 @@ import {
   supplierTaxId,
   time,
 } from "./identifiers.js";
-import { guessLanguage } from "./language-guess.js";
 import { buildLayout, fullText } from "./layout.js";
 import { type CellBox, extractLineItems, type LineItemTable } from "./line-items/index.js";
 import { inferLocale } from "./locale-infer.js";

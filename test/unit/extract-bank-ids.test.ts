@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { resolveFields } from "../../src/catalog/lookup.js";
 import { extract } from "../../src/extract/index.js";
-import { receipt, textDocument } from "../helpers/receipt-document.js";
+import { receipt, scannedDocument, textDocument } from "../helpers/receipt-document.js";
 
 type Row = Array<[string, number]>;
 
@@ -45,6 +45,29 @@ describe("bank identifiers beside an IBAN", () => {
   it("reads an unlabelled BIC of the IBAN's country beside it", () => {
     const got = bankFields([[["IBAN : FR20 1254 2547 2569 8542 5874 698", 300]], [["BNPAFRPP", 300]]]);
     assert.deepEqual(got, { iban: "FR2012542547256985425874698", bic: "BNPAFRPP" });
+  });
+
+  it("reads a BIC with its label glued to it ('BIC:DEUTDEFF')", () => {
+    assert.equal(bankFields([[["Bank: BIC:DEUTDEFF", 300]]]).bic, "DEUTDEFF");
+  });
+
+  it("reads a BIC OCR split in two ('LOY' 'DGBDM', 3 px apart), and no code from words a space apart", () => {
+    const page = (rows: Row[]) =>
+      extract(
+        scannedDocument([[["LE FOURNISSEUR SARL", 20]], ...rows], 600),
+        resolveFields({ products: ["invoices"] }),
+      ).find((f) => f.name === "payment.bic")?.value ?? null;
+    // "BIC/SWIFT: LOY" ends at x 412; "DGBDM" starts 3 px on, where a printed space takes 8.
+    assert.equal(
+      page([
+        [
+          ["BIC/SWIFT: LOY", 300],
+          ["DGBDM", 415],
+        ],
+      ]),
+      "LOYDGBDM",
+    );
+    assert.equal(page([[["BIC/SWIFT: LOY DGBDM", 300]]]), null);
   });
 });
 

@@ -7,11 +7,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Document } from "../../src/document/model.js";
-import { documentNumber } from "../../src/extract/identifiers.js";
+import { documentNumber, paymentReference } from "../../src/extract/identifiers.js";
 import { buildLayout } from "../../src/extract/layout.js";
 import { parseDate } from "../../src/extract/normalise/date.js";
 import { invoiceFields } from "../helpers/invoice-fields.js";
-import { textDocument } from "../helpers/receipt-document.js";
+import { scannedDocument, textDocument } from "../helpers/receipt-document.js";
 
 type Row = Array<[string, number]>;
 
@@ -71,6 +71,46 @@ describe("invoice numbers", () => {
   it("takes the value a 'No.' label owns, not the code printed before that label", () => {
     const doc = invoice([[["Invoice 380 No. 4711 of 03.10.2018", 40]]]);
     assert.equal(invoiceFields(doc).get("invoice.number"), "4711");
+  });
+
+  it("reads an id OCR split after its letters ('INV' '-2021-11343', 'WY' '7884600', 3 px apart) as one", () => {
+    // "Invoice no: INV" ends at x 540; the rest of the id starts 3 px on, where a printed space takes 8.
+    const doc = scannedDocument(
+      [
+        [["Albion Print PLC", 40]],
+        [
+          ["Invoice no: INV", 420],
+          ["-2021-11343", 543],
+        ],
+        [
+          ["Payment reference: WY", 420],
+          ["7884600", 591],
+        ],
+      ],
+      900,
+    );
+    const layout = buildLayout(doc);
+    assert.equal(documentNumber(layout, false).best?.value, "INV-2021-11343");
+    assert.equal(paymentReference(layout).best?.value, "WY7884600");
+  });
+
+  it("keeps a label word apart from the number it labels however close ('No' '4711')", () => {
+    const doc = scannedDocument(
+      [
+        [["Albion Print PLC", 40]],
+        [
+          ["Invoice No", 420],
+          ["4711", 503],
+        ],
+      ],
+      900,
+    );
+    assert.equal(documentNumber(buildLayout(doc), false).best?.value, "4711");
+  });
+
+  it("reads an id past the rule of the box it is printed in ('|INV-2025-38950')", () => {
+    const doc = scannedDocument([[["Oakwood Consulting LLP", 40]], [["Invoice No. |INV-2025-38950", 420]]], 900);
+    assert.equal(documentNumber(buildLayout(doc), false).best?.value, "INV-2025-38950");
   });
 
   it("never answers with a supplier or customer number (Lieferanten Nr., Kd. Nr., Vendor No., codice fornitore)", () => {

@@ -1,10 +1,11 @@
 /**
- * document.language: franc (via normalise/language) reads running text well but business documents are mostly
+ * document.language: franc (via language-detect.ts) reads running text well but business documents are mostly
  * names, numbers and short labels, where it often abstains or confuses English with French. A vote of common
  * function words and document words per language backs it up: it decides when franc abstains and overrides franc
- * when the vote is clear and disagrees.
+ * when the vote is clear and disagrees. Ingest asks the same question of a page's first OCR reading to choose the
+ * language model of its second (src/ingest/ocr/languages.ts).
  */
-import { detectLanguage } from "./normalise/language.js";
+import { detectLanguage } from "./language-detect.js";
 
 const WORDS: Readonly<Record<string, readonly string[]>> = {
   en: [
@@ -62,6 +63,9 @@ const WORDS: Readonly<Record<string, readonly string[]>> = {
     "mwst",
   ],
   fr: [
+    // "de" is as French and Spanish as it is Dutch: in the Dutch list alone it made Spanish and French addresses
+    // ("Calle de Alcalá", "Rue de la Paix") vote Dutch.
+    "de",
     "le",
     "la",
     "les",
@@ -88,6 +92,7 @@ const WORDS: Readonly<Record<string, readonly string[]>> = {
     "ht",
   ],
   es: [
+    "de",
     "el",
     "la",
     "los",

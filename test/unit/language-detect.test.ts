@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { detectLanguage } from "../../src/extract/normalise/language.js";
+import { detectLanguage } from "../../src/document/language-detect.js";
 import { localeHints } from "../../src/extract/normalise/locale.js";
 
 describe("detectLanguage", () => {
