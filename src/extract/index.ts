@@ -34,6 +34,7 @@ import { inferLocale } from "./locale-infer.js";
 import type { RankerModel } from "./model/ranker.js";
 import RANKERS from "./model/rankers.json" with { type: "json" };
 import { localeHints } from "./normalise/locale.js";
+import { withOrdinalSigns } from "./ordinal-signs.js";
 import { customer, merchant, supplier } from "./parties.js";
 
 export interface ExtractOptions {
@@ -151,21 +152,21 @@ function plan(document: Document, options: ExtractOptions) {
     "invoice.total": () => invoiceAmounts().total,
     "invoice.amountDue": () => invoiceAmounts().amountDue,
     "supplier.name": () => supplierParty().name,
-    "supplier.address": () => supplierParty().address,
+    "supplier.address": () => withOrdinalSigns(supplierParty().address, language()),
     "supplier.taxId": () =>
       supplierTaxId(layout, [
         ...(customerParty().name.best?.words ?? []),
         ...(customerParty().address.best?.words ?? []),
       ]),
     "customer.name": () => customerParty().name,
-    "customer.address": () => customerParty().address,
+    "customer.address": () => withOrdinalSigns(customerParty().address, language()),
     "payment.iban": ibanDecision,
     "payment.bic": () => bic(layout, ibanDecision().best?.words ?? []),
     "payment.bsb": () => bsb(layout),
     "payment.accountNo": () => accountNumber(layout),
     "payment.reference": () => paymentReference(layout),
     "receipt.merchantName": () => merchantParty().name,
-    "receipt.merchantAddress": () => merchantParty().address,
+    "receipt.merchantAddress": () => withOrdinalSigns(merchantParty().address, language()),
     "receipt.date": () => receiptDates().issue,
     "receipt.time": () => time(layout),
     "receipt.total": () => receiptAmounts().total,
