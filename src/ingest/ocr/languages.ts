@@ -40,8 +40,8 @@ const MODEL_OF: Readonly<Record<string, SecondPassLanguage>> = {
  * answers, so Malaysian receipts, mostly names and Malay words, stay English rather than land on a related-looking
  * installed language. franc alone, with a margin over English, missed 11 of 118 foreign pages of the synthetic scans
  * (`tesseract --psm 6 -l eng` readings: numbers and punctuation carry no language but shrink its length-scaled
- * margins, and OCR's English misreadings blur the rest) and read a German page as Dutch; the guess reads all 118 right
- * and every English page as before (82 synthetic, 369 of 370 real receipts).
+ * margins, and OCR's English misreadings blur the rest) and took an English page for Dutch; the guess reads all 118
+ * and all 82 English pages right, and 369 of 370 real receipts stay English as before.
  */
 export function pageLanguage(words: readonly { text: string }[]): SecondPassLanguage | undefined {
   const { language } = guessLanguage(words.map((w) => w.text).join(" "));
