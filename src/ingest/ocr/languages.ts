@@ -34,6 +34,12 @@ const MODEL_OF: Readonly<Record<string, SecondPassLanguage>> = {
 };
 
 /**
+ * Below this many letters a guess is noise (a receipt stub, a page of numbers, a line or two read among specks): the
+ * page stays English.
+ */
+const MIN_LETTERS = 60;
+
+/**
  * The installed language the words read with English are most likely in, or undefined when English will do: the
  * document language guess extraction makes (franc's trigrams backed by a vote of business and function words,
  * src/document/language-guess.ts), asked of the first reading. Malay and Indonesian (no model here) are among its
@@ -44,7 +50,9 @@ const MODEL_OF: Readonly<Record<string, SecondPassLanguage>> = {
  * and all 82 English pages right, and 369 of 370 real receipts stay English as before.
  */
 export function pageLanguage(words: readonly { text: string }[]): SecondPassLanguage | undefined {
-  const { language } = guessLanguage(words.map((w) => w.text).join(" "));
+  const text = words.map((w) => w.text).join(" ");
+  if ((text.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return undefined;
+  const { language } = guessLanguage(text);
   return language === null ? undefined : MODEL_OF[language];
 }
 
