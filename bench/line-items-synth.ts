@@ -11,7 +11,8 @@
  * the discount where the unit price stands, "(Net): 10,00" under them, blocks far apart) with a tax breakdown (titles
  * over rates, bases and taxes) under the table; offset rows (a product's name on the line above its figures, a detail
  * line under them, the figures' line with no description text or only a running number); an amount column whose
- * header is blank or a word the reader does not know. Each document is a pure function of its seed.
+ * header is blank or a word the reader does not know; English quantity columns headed "Amount" beside a "Total" column.
+ * Each document is a pure function of its seed.
  *   npm run bench:line-items-synth -- --out bench/out/li-tables --count 200 --seed 1 [--no-scans] [--concurrency N]
  * writes digital/NNNN.pdf and scan/NNNN.jpg|pdf (bench/synth/scan.ts) with labels.jsonl in the dev corpora's format
  * (`invoice.lineItems`, `invoice.subtotal`, `invoice.total`, "locale"); score with `npm run bench:line-items`.
@@ -558,6 +559,19 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
   const rolesStream = new Rng(seed ^ 0xa3171c);
   const unnamedAmount = order.includes("quantity") && order.includes("unitPrice") && rolesStream.chance(0.15);
   if (unnamedAmount) header[order.indexOf("amount")] = rolesStream.chance(0.5) ? [] : [UNKNOWN_AMOUNT[lang]];
+  // English headers translated from software in another language name the count "Amount" and the line's sum "Total"
+  // ("Amount | Product | Price | Total"): the arithmetic tells which is which. From a stream of its own.
+  const countStream = new Rng(seed ^ 0x7c0a47);
+  const countedAmount =
+    lang === "en" &&
+    !unnamedAmount &&
+    order.indexOf("quantity") < order.indexOf("unitPrice") &&
+    order.indexOf("unitPrice") < order.indexOf("amount") &&
+    countStream.chance(0.2);
+  if (countedAmount) {
+    header[order.indexOf("quantity")] = ["Amount"];
+    header[order.indexOf("amount")] = countStream.pick([["Total"], ["Line", "total"]]);
+  }
   const headerLines = Math.max(...header.map((h) => h.length));
 
   let y = m;

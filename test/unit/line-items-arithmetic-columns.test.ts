@@ -75,4 +75,76 @@ describe("extractLineItems: the amount column told by the rows' arithmetic", () 
       ],
     );
   });
+
+  // English headers of software translated from German name the count "Amount" (Anzahl) and the line's sum "Total".
+  const counted: Cell[] = [
+    left("Amount", 0.1),
+    left("Product", 0.2),
+    right("VAT", 0.52),
+    right("Price", 0.65),
+    right("Total", 0.9),
+  ];
+
+  it("reads a cell naming the amount as the quantity where it times the unit price gives the number under a later one", () => {
+    const page1: Cell[][] = [
+      counted,
+      // Set close under the header: "(hours)" on a row names no quantity column.
+      [
+        left("1.00", 0.1),
+        left("Design (hours): Of a sample", 0.2),
+        right("7%", 0.52),
+        right("160.00", 0.65),
+        right("160.00", 0.9),
+      ],
+      [
+        left("400.00", 0.1),
+        left("Ballons: various colors", 0.2),
+        right("19%", 0.52),
+        right("0.79", 0.65),
+        right("316.00", 0.9),
+      ],
+    ];
+    const page2: Cell[][] = [
+      counted,
+      [
+        left("800.00", 0.1),
+        left("Hot air (litres)", 0.2),
+        right("19%", 0.52),
+        right("0.025 €", 0.65),
+        right("20.00", 0.9),
+      ],
+      [left("Net total", 0.6), right("496.00", 0.9)],
+    ];
+    const table = extractLineItems(
+      tableDocument(tablePage(1, page1, { spacing: 0.018 }), tablePage(2, page2, { spacing: 0.018 })),
+      { ...en, subtotal: "496.00" },
+    );
+    assert.ok(table);
+    assert.deepEqual(
+      table.rows.map((r) => [r.description, r.quantity, r.unitPrice, r.amount, r.taxRate]),
+      [
+        ["Design (hours): Of a sample", "1", "160.00", "160.00", "7.00"],
+        ["Ballons: various colors", "400", "0.79", "316.00", "19.00"],
+        ["Hot air (litres)", "800", "0.025", "20.00", "19.00"],
+      ],
+    );
+    assert.equal(table.checks.sumCheck?.closes, true);
+  });
+
+  it("keeps the first cell naming the amount where the rows do not close that way", () => {
+    const lines: Cell[][] = [
+      [left("Product", 0.1), right("Amount", 0.45), right("Price", 0.65), right("Total", 0.9)],
+      [left("Annual licence", 0.1), right("100.00", 0.45), right("100.00", 0.65), right("119.00", 0.9)],
+      [left("Support plan", 0.1), right("50.00", 0.45), right("50.00", 0.65), right("59.50", 0.9)],
+    ];
+    const table = extractLineItems(tableDocument(tablePage(1, lines)), en);
+    assert.ok(table);
+    assert.deepEqual(
+      table.rows.map((r) => [r.description, r.quantity, r.amount]),
+      [
+        ["Annual licence", null, "100.00"],
+        ["Support plan", null, "50.00"],
+      ],
+    );
+  });
 });

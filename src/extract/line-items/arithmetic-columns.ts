@@ -2,12 +2,15 @@
  * Column roles from the rows' arithmetic. A header that names no amount column (none over it, or a word the
  * vocabulary does not know) has its rightmost money column taken for the amount (columns.ts). Where on most rows
  * quantity x that column = the rightmost number printed right of it (within rounding), that column is the unit price
- * and the amount is that rightmost number column.
+ * and the amount is that rightmost number column. A header naming the amount twice with no quantity column ("Amount |
+ * Product | Price | Total", "Amount" as a count) has its left one read as the quantity where on most rows it times the
+ * unit price gives the number under the right one.
  */
 import type { LocaleHints } from "../normalise/locale.js";
 import { isPercent, moneyCell, priceCell, quantityCell } from "./cells.js";
 import { rowCloses } from "./checks.js";
 import { type Column, columnOf, type Header } from "./columns.js";
+import type { ColumnRole } from "./headers.js";
 import type { Chunk, VisualLine } from "./lines.js";
 
 /** Lines under the header looked at: enough rows to tell, no more (the check runs once per table). */
@@ -55,6 +58,49 @@ export function amountByArithmetic(
   return withAmount(header, amount);
 }
 
+/** Whether enough rows close: two or more and two in three of those read, or every row read when only one is. */
+function enoughClose(closing: number, rows: number): boolean {
+  return closing >= 2 ? closing * 3 >= rows * 2 : closing === 1 && rows === 1;
+}
+
+/**
+ * The header with its amount column read as the quantity and its later amount cell as the amount where, on the rows,
+ * the first times the unit price gives the number under the later cell; else the header as it is.
+ */
+export function quantityByArithmetic(
+  header: Header,
+  lines: readonly VisualLine[],
+  from: number,
+  hints: LocaleHints,
+): Header {
+  const { laterAmount, ...rest } = header;
+  if (laterAmount === undefined) return header;
+  const first = header.columns.find((c) => c.role === "amount");
+  const price = header.columns.find((c) => c.role === "unitPrice");
+  if (first === undefined || price === undefined || !(first.x1 < price.x0 && price.x1 < laterAmount.x0)) return rest;
+  let rows = 0;
+  let closing = 0;
+  for (const line of lines.slice(from, from + LOOK_AHEAD)) {
+    const cells = new Map<ColumnRole, Chunk>();
+    for (const chunk of line.chunks) {
+      const role = columnOf(chunk, header.columns, hints)?.role;
+      if (role !== undefined && !cells.has(role)) cells.set(role, chunk);
+    }
+    const right = line.chunks.findLast((c) => c.box.x0 > price.x1 && !isPercent(c.text));
+    const quantity = quantityCell(cells.get("amount")?.text ?? "", hints)?.quantity ?? null;
+    const unitPrice = priceCell(cells.get("unitPrice")?.text ?? "", hints);
+    const amount = right === undefined ? null : moneyCell(right.text, hints);
+    if (quantity === null || unitPrice === null || amount === null) continue;
+    rows++;
+    if (rowCloses({ quantity, unitPrice, amount }) === true) closing++;
+  }
+  if (!enoughClose(closing, rows)) return rest;
+  const columns = header.columns.map(
+    (c): Column => (c === first ? { ...c, role: "quantity", countedAmount: true } : c),
+  );
+  return { ...rest, columns: [...columns, laterAmount].sort((a, b) => a.x0 - b.x0) };
+}
+
 /** The header with its guessed amount column read as the unit price, and `amount` its amount column. */
 function withAmount(header: Header, amount: Column): Header {
   const columns = header.columns.map(
@@ -65,10 +111,16 @@ function withAmount(header: Header, amount: Column): Header {
 
 /**
  * A repeated header read as the first one was: where the first one's amount came from the arithmetic and the repeat
- * guessed its amount again, the repeat's guess is the unit price and the first one's amount column stands.
+ * guessed its amount again, the repeat's guess is the unit price and the first one's amount column stands; where the
+ * first one's amount cell counts the items, so does the repeat's.
  */
 export function sameAmount(repeated: Header, first: Header): Header {
+  const { laterAmount, ...rest } = repeated;
+  if (laterAmount !== undefined && first.columns.some((c) => c.countedAmount === true)) {
+    const columns = rest.columns.map((c): Column => (c.role === "amount" ? { ...c, role: "quantity" } : c));
+    return { ...rest, columns: [...columns, laterAmount].sort((a, b) => a.x0 - b.x0) };
+  }
   const amount = first.columns.find((c) => c.role === "amount" && c.fromRows === true);
-  if (amount === undefined || !repeated.columns.some((c) => c.role === "amount" && c.guessed === true)) return repeated;
-  return withAmount(repeated, amount);
+  if (amount === undefined || !rest.columns.some((c) => c.role === "amount" && c.guessed === true)) return rest;
+  return withAmount(rest, amount);
 }

@@ -42,6 +42,9 @@ export function plainDecimal(value: number): string {
   return text === "-0" ? "0" : text;
 }
 
+/** A currency sign or code printed before or after the number ("0.025 €", "EUR 3,3333"). */
+const CURRENCY_MARK = /^(?:[$€£¥]|[A-Z]{3})\s*|\s*(?:[$€£¥]|[A-Z]{3})$/g;
+
 /**
  * A number with three or four decimals as unit prices and quantities print them ("3,3333", "1.000,0000", "-5,0000"),
  * which money parsing leaves alone: the last separator is the decimal one when the digits after it are not a
@@ -50,21 +53,23 @@ export function plainDecimal(value: number): string {
 function finePlaces(text: string): number | null {
   // Thousands grouped by a space as well ("4 145,7700"); OCR's stray space after the separator closed ("519, 4000").
   const m = /^([-–]?)(\d{1,3}(?:([.,'’ \u00a0\u202f])\d{3})*|\d+)([.,])(\d{3,4})$/.exec(
-    closeNumberGaps(minus(text.trim())),
+    closeNumberGaps(minus(text.trim()).replace(CURRENCY_MARK, "")),
   );
   if (m === null) return null;
   const [, sign, whole = "", group, decimal, places = ""] = m;
-  if (group === decimal || (places.length === 3 && group === undefined)) return null;
+  // "1.500" may group thousands; "0.025" may not.
+  if (group === decimal || (places.length === 3 && group === undefined && whole !== "0")) return null;
   const value = Number(`${whole.replace(/[.,'’ \u00a0\u202f]/g, "")}.${places}`);
   return Number.isFinite(value) ? (sign === "" ? value : -value) : null;
 }
 
-/** A unit price: money, or a price with three or four decimals ("3,3333" -> "3.3333", "5,5000" -> "5.50"). */
+/**
+ * A unit price: money, or a price with three or four decimals ("3,3333" -> "3.3333", "5,5000" -> "5.50", "0.025").
+ */
 export function priceCell(text: string, hints: LocaleHints): string | null {
-  const money = moneyCell(text, hints);
-  if (money !== null) return money;
+  // Before money, which rounds a fraction of a cent away ("0.025" per litre).
   const value = finePlaces(text);
-  if (value === null) return null;
+  if (value === null) return moneyCell(text, hints);
   const fixed = value.toFixed(4).replace(/0{1,2}$/, "");
   return fixed === "-0.00" ? "0.00" : fixed;
 }

@@ -19,11 +19,18 @@ export interface Column {
   guessed?: boolean;
   /** An amount column no header cell stands over, placed where quantity x unit price falls on the rows. */
   fromRows?: boolean;
+  /** A cell naming the amount read as the quantity, as the rows' arithmetic says (arithmetic-columns.ts). */
+  countedAmount?: boolean;
 }
 
 export interface Header {
   line: VisualLine;
   columns: Column[];
+  /**
+   * A second cell naming the amount right of the amount column ("Amount | Product | Price | Total") where no cell
+   * names the quantity: the left one may count the items (arithmetic-columns.ts checks it on the rows).
+   */
+  laterAmount?: Column;
 }
 
 const NUMERIC_ROLES: ReadonlySet<ColumnRole> = new Set(["quantity", "unitPrice", "amount", "taxRate", "position"]);
@@ -121,11 +128,13 @@ const BAND_ROLES: ReadonlySet<ColumnRole> = new Set(["unitPrice", "amount", "qua
 
 /**
  * A header printed over two or three lines: a cell of the main line takes the role of a phrase on a line just above
- * or below it that overlaps it, when that role is one of BAND_ROLES and not named on the main line.
+ * or below it that overlaps it, when that role is one of BAND_ROLES and not named on the main line. A line with
+ * figures is a row, no part of the header ("Design (hours)" under "Product" names no quantity).
  */
 function applyBand(matches: Match[], neighbours: readonly VisualLine[]): void {
   const named = new Set(matches.flatMap((m) => m.roles));
   for (const line of neighbours) {
+    if (line.words.some((w) => /\d/.test(w.text))) continue;
     for (const other of matchLine(line).matches) {
       const role = other.roles[0];
       if (role === undefined || !BAND_ROLES.has(role) || named.has(role)) continue;
@@ -144,9 +153,11 @@ function applyBand(matches: Match[], neighbours: readonly VisualLine[]): void {
 }
 
 /** Assigns each matched header cell one role, left to right, preferring roles not yet taken. */
-function assignRoles(matches: readonly Match[]): Column[] {
+function assignRoles(matches: readonly Match[]): { columns: Column[]; laterAmount?: Column } {
   const taken = new Set<ColumnRole>();
   const columns: Column[] = [];
+  const counted = matches.some((m) => m.roles.includes("quantity"));
+  let laterAmount: Column | undefined;
   // A word of two roles ("Bil." a count or a running number) leaves to another cell the role only that cell names.
   const sole = new Set(matches.filter((m) => m.roles.length === 1).map((m) => m.roles[0]));
   matches.forEach((match, i) => {
@@ -156,6 +167,10 @@ function assignRoles(matches: readonly Match[]): Column[] {
         : match.roles.find((r) => !taken.has(r));
     // A second cell of a taken role is a qualifier ("Amount excl. VAT"), not a column; two prices are handled below.
     if (role === undefined && match.roles[0] === "unitPrice") role = "unitPrice";
+    if (role === undefined && !counted && laterAmount === undefined && match.roles.includes("amount")) {
+      const box = boxOf(match.words);
+      laterAmount = { role: "amount", x0: box.x0, x1: box.x1, headerWords: match.words };
+    }
     if (role === undefined) return;
     // "Artikel" names a code column when a description column follows it.
     if (match.roles.includes("productCode") && matches.slice(i + 1).some((m) => m.roles.includes("description"))) {
@@ -180,7 +195,7 @@ function assignRoles(matches: readonly Match[]): Column[] {
       last.guessed = true;
     }
   }
-  return columns;
+  return laterAmount === undefined ? { columns } : { columns, laterAmount };
 }
 
 /**
@@ -202,7 +217,7 @@ export function readHeader(
   // "VKE/Geb", "Art-Nr-Lieferant" beside "Menge  Nettopreis  MwSt-%  Nettowert").
   if (unmatched > Math.max(2, matches.length / 2) && (matches.length < 4 || unmatched > matches.length)) return null;
   applyBand(matches, neighbours);
-  const columns = assignRoles(matches);
+  const { columns, laterAmount } = assignRoles(matches);
   const roles = new Set(columns.map((c) => c.role));
   if (!roles.has("amount")) return null;
   if (!roles.has("description") && !roles.has("quantity") && !roles.has("unitPrice")) return null;
@@ -221,7 +236,7 @@ export function readHeader(
       columns.sort((a, b) => a.x0 - b.x0);
     }
   }
-  return { line, columns };
+  return laterAmount === undefined ? { line, columns } : { line, columns, laterAmount };
 }
 
 function intervalGap(a0: number, a1: number, b0: number, b1: number): number {

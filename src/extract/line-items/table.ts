@@ -9,7 +9,7 @@
  */
 
 import type { LocaleHints } from "../normalise/locale.js";
-import { amountByArithmetic, sameAmount } from "./arithmetic-columns.js";
+import { amountByArithmetic, quantityByArithmetic, sameAmount } from "./arithmetic-columns.js";
 import { hasCents } from "./cells.js";
 import { type Column, type Header, readHeaderBand } from "./columns.js";
 import { addChunk, cellText, type DraftRow } from "./draft.js";
@@ -125,7 +125,12 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     }
   }
   if (first === null) return null;
-  first = amountByArithmetic(first, pages[pageIndex] ?? [], start, hints);
+  first = amountByArithmetic(
+    quantityByArithmetic(first, pages[pageIndex] ?? [], start, hints),
+    pages[pageIndex] ?? [],
+    start,
+    hints,
+  );
   let columns = first.columns;
   const rows: DraftRow[] = [];
   let continuing = true;
