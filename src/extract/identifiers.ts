@@ -280,17 +280,46 @@ export function supplierTaxId(layout: Layout, customerBlock: readonly Word[]): F
   return { ...typedDecision(found, "taxId"), key: "supplier.taxId", alternatives: contestFeatures(found) };
 }
 
+/** Groups of an IBAN a narrow table cell wraps onto the next line: at most this many words. */
+const WRAPPED_GROUPS = 4;
+
+/**
+ * The words that continue an IBAN cut short at the end of its segment on the segment right under it, starting under
+ * the IBAN's first group ("DE67 1004 8392 7221" over "8882 72" in a footer's column); none when no such line is there.
+ */
+function wrappedTail(layout: Layout, span: Candidate): Word[] {
+  if (span.end !== span.segment.words.length) return [];
+  const page = layout.pages.find((p) => p.pageNum === span.segment.pageNum);
+  const below = page?.rows[span.segment.row + 1]?.find(
+    (s) =>
+      Math.abs(s.box.x0 - span.box.x0) < s.height &&
+      s.box.y0 - span.segment.box.y1 < span.segment.height &&
+      s.box.x1 <= span.box.x1 + s.height,
+  );
+  if (below === undefined) return [];
+  const groups = below.words.slice(0, WRAPPED_GROUPS);
+  return groups.every((w) => /^[A-Z0-9]{1,4}$/.test(w.text)) ? groups : [];
+}
+
 export function iban(layout: Layout): FieldDecision {
   const found = ngramCandidates(
     layout,
     9,
     (text) => /^[A-Z]{2}\s?\d{2}/i.test(text) && text.length <= 42,
     (span) => {
-      const value = parseIban(span.text);
+      const tail = wrappedTail(layout, span);
+      const whole = parseIban(span.text);
+      const wrapped = whole
+        ? null
+        : tail.length > 0
+          ? parseIban(`${span.text} ${tail.map((w) => w.text).join(" ")}`)
+          : null;
+      const value = whole ?? wrapped;
       if (!value) return null;
       const labels = labelsOf(layout, span);
       const score = 1 + 1.5 * roleStrength(labels, ["iban"]) - 1.5 * roleStrength(labels, ["customer"]);
-      return { ...span, value, score, candidate: span };
+      const words = wrapped ? [...span.words, ...tail] : span.words;
+      return { ...span, words, value, score, candidate: span };
     },
   );
   return typedDecision(found, "bank");

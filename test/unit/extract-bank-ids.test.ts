@@ -47,6 +47,24 @@ describe("bank identifiers beside an IBAN", () => {
     assert.deepEqual(got, { iban: "FR2012542547256985425874698", bic: "BNPAFRPP" });
   });
 
+  it("reads an IBAN a narrow column wrapped onto the next line, under its first group", () => {
+    const wrapped = (tailAt: number) =>
+      bankFields([
+        [
+          ["Bank", 20],
+          ["IBAN", 300],
+        ],
+        [
+          ["Weltweit Bank", 20],
+          ["DE67 1004 8392 7221", 300],
+        ],
+        [["8882 72", tailAt]],
+      ]).iban;
+    assert.equal(wrapped(300), "DE67100483927221888272");
+    // Figures printed elsewhere on the next line are no part of it.
+    assert.equal(wrapped(20), null);
+  });
+
   it("reads a BIC with its label glued to it ('BIC:DEUTDEFF')", () => {
     assert.equal(bankFields([[["Bank: BIC:DEUTDEFF", 300]]]).bic, "DEUTDEFF");
   });
