@@ -123,10 +123,17 @@ function estimateSkew(page: Page, wordsById: Map<number, Word>): number {
 /** Rows of words on deskewed coordinates (y shifted by -slope * x), each row left to right. */
 function deskewedLines(page: Page, slope: number): Word[][] {
   const shift = (w: Word) => (slope * ((w.box.x0 + w.box.x1) / 2) * page.width) / page.height;
-  const words = page.words
+  const byHeight = (a: { y0: number; y1: number }, b: { y0: number; y1: number }): number =>
+    a.y0 + a.y1 - (b.y0 + b.y1);
+  const placed = page.words
     .filter((w) => w.text.trim() !== "")
-    .map((w) => ({ word: w, y0: w.box.y0 - shift(w), y1: w.box.y1 - shift(w) }))
-    .sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+    .map((w) => ({ word: w, y0: w.box.y0 - shift(w), y1: w.box.y1 - shift(w) }));
+  // Specks find their rows after the print: one placed first opens a row that the rest of a line's words join, apart
+  // from the line's first word it overlaps.
+  const words = [
+    ...placed.filter((w) => !isSpeck(w.word)).sort(byHeight),
+    ...placed.filter((w) => isSpeck(w.word)).sort(byHeight),
+  ];
   const rows: Array<{ top: number; bottom: number; words: Word[] }> = [];
   for (const w of words) {
     const height = w.y1 - w.y0;
@@ -144,6 +151,21 @@ function deskewedLines(page: Page, slope: number): Word[][] {
     } else rows.push({ top: w.y0, bottom: w.y1, words: [w.word] });
   }
   return rows.sort((a, b) => a.top - b.top).map((r) => r.words.sort((a, b) => a.box.x0 - b.box.x0));
+}
+
+/** OCR confidence under which a lone character is rather a speck of dirt or a logo's edge than print. */
+const SPECK_CONFIDENCE = 0.5;
+
+/** A rule's piece ("_", "—", "="): read alone it still parts a receipt's blocks, no speck. */
+const RULE_MARK = /^[-_—–=~*.]$/;
+
+/**
+ * A character OCR read alone and doubted: a segment of nothing else (" s ", " x " beside a logo, above the sender's
+ * name) is noise, no line of the page; kept, it sat in the name's row and hid the sender's block.
+ */
+function isSpeck(word: Word): boolean {
+  const text = word.text.trim();
+  return word.source === "ocr" && [...text].length === 1 && word.confidence < SPECK_CONFIDENCE && !RULE_MARK.test(text);
 }
 
 export function buildLayout(document: Document): Layout {
@@ -170,6 +192,7 @@ export function buildLayout(document: Document): Layout {
     };
     for (const words of lines) {
       for (const part of splitAtGaps(words, page.width, page.height)) {
+        if (part.every(isSpeck)) continue;
         const text = part.map((w) => w.text).join(" ");
         pageSegments.push({
           index: -1,
