@@ -36,6 +36,7 @@ import RANKERS from "./model/rankers.json" with { type: "json" };
 import { localeHints } from "./normalise/locale.js";
 import { withOrdinalSigns } from "./ordinal-signs.js";
 import { customer, merchant, supplier } from "./parties.js";
+import { withPostcodeSpaces } from "./postcode-spaces.js";
 
 export interface ExtractOptions {
   /** BCP 47 tag of the upload; decides ambiguous dates and number formats. */
@@ -131,6 +132,9 @@ function plan(document: Document, options: ExtractOptions) {
   });
   const merchantParty = once(() => merchant(layout, headerRepairFor(language())));
   const ibanDecision = once(() => iban(layout));
+  // An address OCR read: ordinal signs and postcode spaces it misread put back.
+  const ocrAddress = (address: FieldDecision): FieldDecision =>
+    withPostcodeSpaces(withOrdinalSigns(address, language()));
   const fallbackCurrency = given.country ? (COUNTRY_CURRENCY[given.country] ?? null) : null;
   const currencyDecision = once(() =>
     currency(
@@ -152,21 +156,21 @@ function plan(document: Document, options: ExtractOptions) {
     "invoice.total": () => invoiceAmounts().total,
     "invoice.amountDue": () => invoiceAmounts().amountDue,
     "supplier.name": () => supplierParty().name,
-    "supplier.address": () => withOrdinalSigns(supplierParty().address, language()),
+    "supplier.address": () => ocrAddress(supplierParty().address),
     "supplier.taxId": () =>
       supplierTaxId(layout, [
         ...(customerParty().name.best?.words ?? []),
         ...(customerParty().address.best?.words ?? []),
       ]),
     "customer.name": () => customerParty().name,
-    "customer.address": () => withOrdinalSigns(customerParty().address, language()),
+    "customer.address": () => ocrAddress(customerParty().address),
     "payment.iban": ibanDecision,
     "payment.bic": () => bic(layout, ibanDecision().best?.words ?? []),
     "payment.bsb": () => bsb(layout),
     "payment.accountNo": () => accountNumber(layout),
     "payment.reference": () => paymentReference(layout),
     "receipt.merchantName": () => merchantParty().name,
-    "receipt.merchantAddress": () => withOrdinalSigns(merchantParty().address, language()),
+    "receipt.merchantAddress": () => ocrAddress(merchantParty().address),
     "receipt.date": () => receiptDates().issue,
     "receipt.time": () => time(layout),
     "receipt.total": () => receiptAmounts().total,
