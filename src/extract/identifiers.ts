@@ -11,7 +11,7 @@ import { LABELS, type LabelRole } from "./labels.js";
 import type { Layout } from "./layout.js";
 import type { Alternative } from "./model/ranker.js";
 import { parseCurrency } from "./normalise/currency.js";
-import { parseBic, parseBsb, parseIban, parseTaxId, withLostPrefixLetter } from "./normalise/ids.js";
+import { type ParsedTaxId, parseBic, parseBsb, parseIban, parseTaxId, withLostPrefixLetter } from "./normalise/ids.js";
 import type { LocaleHints } from "./normalise/locale.js";
 import { parseTime } from "./normalise/time.js";
 
@@ -195,6 +195,16 @@ interface TaxIdScored extends TypedScored {
   features: Record<string, number>;
 }
 
+/** A British VAT number as the UK prints it without its "GB" ("VAT Reg No 998 6619 33"): three, four, two digits. */
+const BRITISH_VAT_GROUPS = /^\d{3} \d{4} \d{2}$/;
+
+/** The printed groups read as a British VAT number when its check digits hold; else null. */
+function britishVat(text: string): ParsedTaxId | null {
+  if (!BRITISH_VAT_GROUPS.test(text.trim())) return null;
+  const parsed = parseTaxId(`GB ${text.trim()}`);
+  return parsed?.valid ? parsed : null;
+}
+
 function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TaxIdScored[] {
   // "FR 11 123 456 782", "DE 123 456 789": grouped VAT ids run to six words.
   const found = ngramCandidates(
@@ -203,10 +213,13 @@ function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TaxIdScore
     (text) => (text.match(/\d/g) ?? []).length >= 6 && text.length <= 30,
     (span) => {
       const read = span.words.some((w) => w.source === "ocr");
-      const parsed = parseTaxId(span.text) ?? (read ? withLostPrefixLetter(span.text) : null);
+      const printed = parseTaxId(span.text) ?? (read ? withLostPrefixLetter(span.text) : null);
+      const parsed = printed ?? britishVat(span.text);
       if (!parsed) return null;
       const labels = labelsOf(layout, span);
       const own = roleStrength(labels, ["taxId"]);
+      // Digits alone are a VAT number only under a tax-id label.
+      if (!printed && own === 0) return null;
       const customer = roleStrength(labels, ["customerTaxId", "customer"]);
       const wrong = roleStrength(labels, [
         "contact",

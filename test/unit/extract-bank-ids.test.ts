@@ -1,7 +1,8 @@
 /**
- * Bank identifiers on a page: an IBAN whose mod-97 check holds is read even where its national account key does not
- * (example accounts), and an unlabelled word of eight capitals beside it is a BIC only when it names the IBAN's country
- * ("PAIEMENT" reads as a BIC of Montenegro, "ME"). Pages are built here, not taken from a corpus.
+ * Bank identifiers and VAT ids on a page: an IBAN whose mod-97 check holds is read even where its national account key
+ * does not (example accounts), and an unlabelled word of eight capitals beside it is a BIC only when it names the IBAN's
+ * country ("PAIEMENT" reads as a BIC of Montenegro, "ME"); a VAT id OCR cut or printed without its country prefix.
+ * Pages are built here, not taken from a corpus.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -117,5 +118,29 @@ describe("VAT ids read by OCR", () => {
     ];
     const fields = extract(receipt(rows), resolveFields({ products: ["invoices"] }));
     assert.equal(fields.find((f) => f.name === "supplier.taxId")?.value, "FR11123456782");
+  });
+});
+
+describe("VAT ids printed without their country", () => {
+  it("reads a British VAT number printed without its GB under a VAT label, and no VAT number from digits unlabelled", () => {
+    const taxId = (label: string) =>
+      extract(
+        textDocument(
+          [
+            [["Harbour Engineering Limited", 20]],
+            [["12 Station Road, Leeds LS1 4AB", 20]],
+            [[`${label}998 6619 33`, 20]],
+            [],
+            [
+              ["Total (GBP)", 300],
+              ["120.00", 480],
+            ],
+          ],
+          600,
+        ),
+        resolveFields({ products: ["invoices"] }),
+      ).find((f) => f.name === "supplier.taxId")?.value ?? null;
+    assert.equal(taxId("VAT Registration Number "), "GB998661933");
+    assert.equal(taxId("Phone "), null);
   });
 });
