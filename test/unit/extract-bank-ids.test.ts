@@ -66,6 +66,10 @@ describe("bank identifiers beside an IBAN", () => {
     assert.equal(wrapped(20), null);
   });
 
+  it("reads an IBAN with a space after its country code ('DE 44 8271 ...')", () => {
+    assert.equal(bankFields([[["IBAN: DE 44 8271 0088 7640 7240 33", 300]]]).iban, "DE44827100887640724033");
+  });
+
   it("reads a BIC with its label glued to it ('BIC:DEUTDEFF')", () => {
     assert.equal(bankFields([[["Bank: BIC:DEUTDEFF", 300]]]).bic, "DEUTDEFF");
   });

@@ -15,7 +15,8 @@ export { type ParsedTaxId, parseTaxId, withLostPrefixLetter } from "./tax-id.js"
  */
 export function parseIban(text: string): string | null {
   const cleaned = trimEdges(text);
-  if (!/^[A-Za-z]{2}\d{2}[A-Za-z0-9 .-]{8,40}$/.test(cleaned)) return null;
+  // "DE 44 8271 ...": a space after the country, printed or read into the code by OCR.
+  if (!/^[A-Za-z]{2} ?\d{2}[A-Za-z0-9 .-]{8,40}$/.test(cleaned)) return null;
   const compact = electronicFormatIBAN(cleaned.replace(/[.-]/g, ""));
   if (compact === null) return null;
   const { errorCodes } = validateIBAN(compact);
