@@ -37,6 +37,17 @@ export interface FieldDecision {
 }
 
 /**
+ * The decision with its value put right by `repair` where OCR read some of its words (an OCR misreading the value's
+ * own conventions undo); a text layer's value stays as printed.
+ */
+export function withOcrRepair(decision: FieldDecision, repair: (value: string) => string): FieldDecision {
+  const best = decision.best;
+  if (!best?.words.some((w) => w.source === "ocr")) return decision;
+  const value = repair(best.value);
+  return value === best.value ? decision : { ...decision, best: { ...best, value } };
+}
+
+/**
  * The decision the learned ranker of its key makes among its alternatives, with the confidence its pick calibrator
  * gives the pick where the model has one (else the ranker's own probability); the hand-set decision when the model
  * has no ranker for the key (or no model is given).

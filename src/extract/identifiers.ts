@@ -320,13 +320,9 @@ export function iban(layout: Layout): FieldDecision {
     9,
     (text) => /^[A-Z]{2}\s?\d{2}/i.test(text) && text.length <= 42,
     (span) => {
-      const tail = wrappedTail(layout, span);
       const whole = parseIban(span.text);
-      const wrapped = whole
-        ? null
-        : tail.length > 0
-          ? parseIban(`${span.text} ${tail.map((w) => w.text).join(" ")}`)
-          : null;
+      const tail = whole ? [] : wrappedTail(layout, span);
+      const wrapped = tail.length > 0 ? parseIban(`${span.text} ${tail.map((w) => w.text).join(" ")}`) : null;
       const value = whole ?? wrapped;
       if (!value) return null;
       const labels = labelsOf(layout, span);

@@ -5,7 +5,7 @@
  * digit standing alone between two commas right after the house number, a place where a floor or door is printed
  * and a two-digit number ending in 2 would be one with its sign lost.
  */
-import type { FieldDecision } from "./decision.js";
+import { type FieldDecision, withOcrRepair } from "./decision.js";
 
 const LANGUAGES: ReadonlySet<string | null> = new Set(["es", "pt"]);
 const DEGREE = /(\d)°/g;
@@ -13,8 +13,6 @@ const TWO_FOR_SIGN = /(\d{1,5}[a-z]?, \d)2(?=,)/giu;
 
 /** The address decision with the ordinal signs OCR misread put back (unchanged for other languages and text layers). */
 export function withOrdinalSigns(decision: FieldDecision, language: string | null): FieldDecision {
-  const best = decision.best;
-  if (!best || !LANGUAGES.has(language) || !best.words.some((w) => w.source === "ocr")) return decision;
-  const value = best.value.replace(DEGREE, "$1º").replace(TWO_FOR_SIGN, "$1º");
-  return value === best.value ? decision : { ...decision, best: { ...best, value } };
+  if (!LANGUAGES.has(language)) return decision;
+  return withOcrRepair(decision, (value) => value.replace(DEGREE, "$1º").replace(TWO_FOR_SIGN, "$1º"));
 }

@@ -16,6 +16,35 @@ import type { Chunk, VisualLine } from "./lines.js";
 /** Lines under the header looked at: enough rows to tell, no more (the check runs once per table). */
 const LOOK_AHEAD = 40;
 
+/** A row's quantity and unit price as read, and the chunk whose money is to be its amount. */
+interface RowFigures {
+  quantity: string | null;
+  unitPrice: string | null;
+  right: Chunk | undefined;
+}
+
+/**
+ * Of the lines under a header (from `from`, at most LOOK_AHEAD), those `read` finds a quantity, a unit price and an
+ * amount on (`rows`), and the amount chunks of those where quantity x unit price = amount (`closing`).
+ */
+function closingRows(
+  lines: readonly VisualLine[],
+  from: number,
+  hints: LocaleHints,
+  read: (line: VisualLine) => RowFigures,
+): { rows: number; closing: Chunk[] } {
+  let rows = 0;
+  const closing: Chunk[] = [];
+  for (const line of lines.slice(from, from + LOOK_AHEAD)) {
+    const { quantity, unitPrice, right } = read(line);
+    const amount = right === undefined ? null : moneyCell(right.text, hints);
+    if (quantity === null || unitPrice === null || right === undefined || amount === null) continue;
+    rows++;
+    if (rowCloses({ quantity, unitPrice, amount }) === true) closing.push(right);
+  }
+  return { rows, closing };
+}
+
 /**
  * The header with its guessed amount column read as the unit price and an amount column where quantity x unit price
  * falls on two rows or more, and on two rows in three of those with a quantity, a unit price and a number right of
@@ -29,24 +58,19 @@ export function amountByArithmetic(
 ): Header {
   const guessed = header.columns.find((c) => c.role === "amount" && c.guessed === true);
   if (guessed === undefined || !header.columns.some((c) => c.role === "quantity")) return header;
-  let rows = 0;
-  const closing: Chunk[] = [];
-  for (const line of lines.slice(from, from + LOOK_AHEAD)) {
+  const { rows, closing } = closingRows(lines, from, hints, (line) => {
     let quantity: string | null = null;
-    let price: string | null = null;
+    let unitPrice: string | null = null;
     for (const chunk of line.chunks) {
       const role = columnOf(chunk, header.columns, hints)?.role;
       if (role === "quantity") quantity = quantityCell(chunk.text, hints)?.quantity ?? null;
-      if (role === "amount") price = priceCell(chunk.text, hints);
+      if (role === "amount") unitPrice = priceCell(chunk.text, hints);
     }
     const right = line.chunks.findLast(
       (c) => c.box.x0 > guessed.x1 && !isPercent(c.text) && moneyCell(c.text, hints) !== null,
     );
-    const amount = right === undefined ? null : moneyCell(right.text, hints);
-    if (quantity === null || price === null || right === undefined || amount === null) continue;
-    rows++;
-    if (rowCloses({ quantity, unitPrice: price, amount }) === true) closing.push(right);
-  }
+    return { quantity, unitPrice, right };
+  });
   if (closing.length < 2 || closing.length * 3 < rows * 2) return header;
   const amount: Column = {
     role: "amount",
@@ -78,23 +102,19 @@ export function quantityByArithmetic(
   const first = header.columns.find((c) => c.role === "amount");
   const price = header.columns.find((c) => c.role === "unitPrice");
   if (first === undefined || price === undefined || !(first.x1 < price.x0 && price.x1 < laterAmount.x0)) return rest;
-  let rows = 0;
-  let closing = 0;
-  for (const line of lines.slice(from, from + LOOK_AHEAD)) {
+  const { rows, closing } = closingRows(lines, from, hints, (line) => {
     const cells = new Map<ColumnRole, Chunk>();
     for (const chunk of line.chunks) {
       const role = columnOf(chunk, header.columns, hints)?.role;
       if (role !== undefined && !cells.has(role)) cells.set(role, chunk);
     }
-    const right = line.chunks.findLast((c) => c.box.x0 > price.x1 && !isPercent(c.text));
-    const quantity = quantityCell(cells.get("amount")?.text ?? "", hints)?.quantity ?? null;
-    const unitPrice = priceCell(cells.get("unitPrice")?.text ?? "", hints);
-    const amount = right === undefined ? null : moneyCell(right.text, hints);
-    if (quantity === null || unitPrice === null || amount === null) continue;
-    rows++;
-    if (rowCloses({ quantity, unitPrice, amount }) === true) closing++;
-  }
-  if (!enoughClose(closing, rows)) return rest;
+    return {
+      quantity: quantityCell(cells.get("amount")?.text ?? "", hints)?.quantity ?? null,
+      unitPrice: priceCell(cells.get("unitPrice")?.text ?? "", hints),
+      right: line.chunks.findLast((c) => c.box.x0 > price.x1 && !isPercent(c.text)),
+    };
+  });
+  if (!enoughClose(closing.length, rows)) return rest;
   const columns = header.columns.map(
     (c): Column => (c === first ? { ...c, role: "quantity", countedAmount: true } : c),
   );

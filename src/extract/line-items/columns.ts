@@ -123,6 +123,11 @@ function matchLine(line: VisualLine): { matches: Match[]; unmatched: number } {
   return fuzzy.unmatched < exact.unmatched ? fuzzy : exact;
 }
 
+/** Whether a line holds figures: a table's row, no line of its header. */
+function hasFigures(line: VisualLine): boolean {
+  return line.words.some((w) => /\d/.test(w.text));
+}
+
 /** Roles a header line printed above or below may give a cell of the main header line ("Unit price" over "excl. VAT"). */
 const BAND_ROLES: ReadonlySet<ColumnRole> = new Set(["unitPrice", "amount", "quantity", "description"]);
 
@@ -134,7 +139,7 @@ const BAND_ROLES: ReadonlySet<ColumnRole> = new Set(["unitPrice", "amount", "qua
 function applyBand(matches: Match[], neighbours: readonly VisualLine[]): void {
   const named = new Set(matches.flatMap((m) => m.roles));
   for (const line of neighbours) {
-    if (line.words.some((w) => /\d/.test(w.text))) continue;
+    if (hasFigures(line)) continue;
     for (const other of matchLine(line).matches) {
       const role = other.roles[0];
       if (role === undefined || !BAND_ROLES.has(role) || named.has(role)) continue;
@@ -370,7 +375,7 @@ function firstPerCell(matches: readonly Match[], stacked: ReadonlySet<Chunk>): M
 
 /** Whether a line may be one line of a header printed over two: header words, few others, no figures. */
 function headerBandLine(line: VisualLine): boolean {
-  if (line.words.length > 16 || line.words.some((w) => /\d/.test(w.text))) return false;
+  if (line.words.length > 16 || hasFigures(line)) return false;
   const { matches, unmatched } = matchLine(line);
   return matches.length >= 1 && unmatched <= matches.length + 1;
 }

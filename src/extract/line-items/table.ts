@@ -125,12 +125,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     }
   }
   if (first === null) return null;
-  first = amountByArithmetic(
-    quantityByArithmetic(first, pages[pageIndex] ?? [], start, hints),
-    pages[pageIndex] ?? [],
-    start,
-    hints,
-  );
+  const firstLines = pages[pageIndex] ?? [];
+  first = amountByArithmetic(quantityByArithmetic(first, firstLines, start, hints), firstLines, start, hints);
   let columns = first.columns;
   const rows: DraftRow[] = [];
   let continuing = true;
