@@ -4,6 +4,7 @@
  * extract() call; everything downstream reads it.
  */
 import type { Box, Document, Page, Word } from "../document/model.js";
+import { marginGlyphs } from "./margin-glyphs.js";
 import { foldForMatching } from "./text.js";
 
 export interface LineSegment {
@@ -177,7 +178,8 @@ export function buildLayout(document: Document): Layout {
     for (const w of page.words) wordsById.set(w.id, w);
     const pageSegments: LineSegment[] = [];
     const slope = page.source === "ocr" ? estimateSkew(page, wordsById) : 0;
-    const lines =
+    const margin = page.source === "ocr" ? marginGlyphs(page.words) : new Set<number>();
+    const lines = (
       Math.abs(slope) > 0.004
         ? deskewedLines(page, slope)
         : page.lines.map((line) =>
@@ -185,7 +187,10 @@ export function buildLayout(document: Document): Layout {
               .map((id) => wordsById.get(id))
               .filter((w): w is Word => w !== undefined && w.text.trim() !== "")
               .sort((a, b) => a.box.x0 - b.box.x0),
-          );
+          )
+    )
+      .map((line) => line.filter((w) => !margin.has(w.id)))
+      .filter((line) => line.length > 0);
     const deskew = (b: Box): Box => {
       const shift = (slope * ((b.x0 + b.x1) / 2) * page.width) / page.height;
       return { x0: b.x0, x1: b.x1, y0: b.y0 - shift, y1: b.y1 - shift };

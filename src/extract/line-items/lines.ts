@@ -4,6 +4,7 @@
  * Distances are in page-height units (x ratios scaled by the page's aspect), so thresholds hold on any paper.
  */
 import type { Box, Page, Word } from "../../document/model.js";
+import { marginGlyphs } from "../margin-glyphs.js";
 import { foldWord } from "./fold.js";
 
 export interface Chunk {
@@ -160,7 +161,8 @@ function skewOf(page: Page, height: number): number {
 export function visualLines(page: Page): VisualLine[] {
   const slope = skewOf(page, median(page.words.map((w) => w.box.y1 - w.box.y0)));
   const aspect = aspectOf(page);
-  const words: Word[] = withoutEchoes(page.words)
+  const margin = marginGlyphs(page.words);
+  const words: Word[] = withoutEchoes(page.words.filter((w) => !margin.has(w.id)))
     // OCR reads rules, stains and stamps as words of very low confidence: they are no cell's text.
     .filter((w) => w.text.trim() !== "" && !(w.source === "ocr" && w.confidence < 0.35 && !/\d/.test(w.text)))
     // A speck OCR reads as marks no cell prints alone (">>", "|", "~"): glued to a figure it spoils the cell.
