@@ -1,13 +1,15 @@
 /**
  * Text printed up the page's margin (a form's imprint, "Copyright ... 2013" running along the left edge) that OCR,
- * reading the page's lines across, reads glyph by glyph: a column of lone characters, one on each line ("2", "S",
- * "3", "=", "z", ...). Kept, each joins the line beside it, and "S Wirkarbeit HT" or "8 2001015001325" is what a
+ * reading the page's lines across, reads glyph by glyph: a column of lone characters (or pairs), one on each line
+ * ("2", "S", "3", "=", "Hf", ...). Kept, each joins the line beside it, and "S Wirkarbeit HT" or "8 2001015001325" is what a
  * table's row or a field reads. Such a column stands apart from the page's print: it lies wholly beyond every other
  * word (left of them all, or right of them all), its characters are centred on one vertical, and they are many
  * different characters, not all digits (a quantity column of "1"s and a column of tax codes stay).
  */
 import type { Word } from "../document/model.js";
 
+/** Characters of a glyph word: one, or two OCR read as one word ("Hf"). */
+const MAX_GLYPHS = 2;
 /** Fewest lone characters stacked in one margin that make a column of upright glyphs rather than a few specks. */
 const MIN_GLYPHS = 6;
 /** Centres of one column's glyphs lie within this many median glyph widths of the column's median centre. */
@@ -20,7 +22,8 @@ const MIN_NON_DIGITS = 0.3;
  */
 const MIN_DISTINCT_SHARE = 0.4;
 
-const lone = (w: Word): boolean => w.source === "ocr" && [...w.text.trim()].length === 1;
+/** A glyph or two read as a word: what OCR makes of each line's share of text running up the margin. */
+const lone = (w: Word): boolean => w.source === "ocr" && [...w.text.trim()].length <= MAX_GLYPHS;
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

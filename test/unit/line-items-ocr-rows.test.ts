@@ -2,7 +2,8 @@
  * Rows of scanned tables (issue #18): a labelled figure in brackets OCR read with a wide space inside it, or run
  * into the quantity before it; a table whose rows stand far apart going on past as wide a gap on a later page; gaps
  * measured in a scanned line's height, not its words' x-height; a row block's upper line near the table; a page
- * number and a detail line's label OCR read as words apart; a later page's letterhead.
+ * number and a detail line's label OCR read as words apart; a later page's letterhead; a description's words one cell
+ * however tightly OCR boxes them.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -258,6 +259,19 @@ describe("line items: scanned rows", () => {
         ["Trasporto", "962.47"],
         ["Carta A4", "200.00"],
       ],
+    );
+  });
+  it("keeps a scanned description's words one cell where OCR boxes them as high as their letters", () => {
+    // Word spacing wider than the words' x-height, narrower than the line's height: one cell, and its "0,5l" no price.
+    const page = glyphBoxes(
+      tablePage(1, [[leftCell("Leergutpfand 20 x 0,5l", 0.1, 0.013), num("3,1000", 0.56), num("46,50", 0.92)]], {
+        source: "ocr",
+      }),
+    );
+    const [line] = visualLines(page);
+    assert.deepEqual(
+      line?.chunks.map((c) => c.text),
+      ["Leergutpfand 20 x 0,5l", "3,1000", "46,50"],
     );
   });
 });

@@ -194,7 +194,11 @@ export function visualLines(page: Page): VisualLine[] {
   return groups.map(({ words: line }, index) => {
     line.sort((a, b) => a.box.x0 - b.box.x0);
     const height = median(line.map((w) => w.box.y1 - w.box.y0));
-    return { page: page.pageNum, index, words: line, chunks: chunksOf(line, height, aspect), box: boxOf(line), height };
+    const box = boxOf(line);
+    const visual = { page: page.pageNum, index, words: line, chunks: [], box, height };
+    // Word spacing is measured against the text's height, on a scan that of its whole line (gapUnit): OCR boxes hug
+    // the ink, so that words a space apart read as wide apart as columns against their median height.
+    return { ...visual, chunks: chunksOf(line, gapUnit(visual), aspect) };
   });
 }
 
