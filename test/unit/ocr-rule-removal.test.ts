@@ -78,6 +78,34 @@ describe("removeRules", () => {
     assert.equal(at(removeRules(before).image, 400, 130), at(before, 400, 130));
   });
 
+  it("whitens hairline rules a scan blurred much lighter than its text", async () => {
+    // A table's hairlines at grey 175 among black text: the scan's blur leaves a 1-pixel rule this light.
+    const hairlines =
+      '<g stroke="#afafaf" stroke-width="2">' +
+      '<line x1="50" y1="100" x2="950" y2="100"/><line x1="50" y1="160" x2="950" y2="160"/>' +
+      '<line x1="50" y1="100" x2="50" y2="300"/><line x1="950" y1="100" x2="950" y2="300"/></g>' +
+      `<text x="70" y="142" ${TEXT}>Description</text><text x="520" y="142" ${TEXT}>Prix HT</text>` +
+      `<text x="70" y="230" ${TEXT}>Nougat 250g</text><text x="520" y="230" ${TEXT}>-20,48</text>` +
+      // The page's other print, which sets how dark its ink is.
+      [380, 430, 480, 530]
+        .map(
+          (y) =>
+            `<text x="70" y="${y}" font-family="DejaVu Sans, sans-serif" font-size="40" font-weight="bold">Avoir suite à bidon percé</text>`,
+        )
+        .join("");
+    const before = await grey(page(hairlines));
+    const { image, horizontal } = removeRules(before);
+    assert.ok(horizontal >= 2, `horizontal rules ${horizontal}`);
+    assert.ok(
+      at(before, 300, 100) < 200 && at(image, 300, 100) > 240,
+      `rule pixel ${at(before, 300, 100)} -> ${at(image, 300, 100)}`,
+    );
+    assert.equal(
+      darkIn(image, { x0: 60, y0: 200, x1: 300, y1: 240 }),
+      darkIn(before, { x0: 60, y0: 200, x1: 300, y1: 240 }),
+    );
+  });
+
   it("keeps the glyphs: the column titles, the figures and the word across a rule", async () => {
     const before = await grey(page(TABLE));
     const { image } = removeRules(before);

@@ -78,6 +78,12 @@ const CROSSING_MARGIN = 2;
 export const HALO = 2;
 /** Ink is darker than this share of the way from the paper to the darkest ink. */
 const INK_SHARE = 0.5;
+/**
+ * A rule's pixels are darker than this share of the way from the paper to the darkest ink: a hairline rule blurred by
+ * the scan is much lighter than the text's strokes (grey 150-190 where text is 40, paper 254), and left in it splits
+ * tesseract's lines so that a ruled table's rows are lost whole.
+ */
+const RULE_INK_SHARE = 0.3;
 /** Shading is lighter than this share of the way from the paper to the darkest ink. */
 const SHADE_DEPTH = 0.3;
 /** A vertical ink run this long or longer is not a glyph stroke (for the tall-stroke estimate). */
@@ -140,13 +146,13 @@ export interface PageInk {
   stroke: number;
 }
 
-/** `image`'s ink; null for an image too small or too flat (under 64 grey levels from paper to ink) to have any. */
-export function pageInk(image: GreyImage): PageInk | null {
+/** `image`'s ink (pixels darker than `share` of the way from paper to ink); null for an image too small or too flat (under 64 grey levels from paper to ink) to have any. */
+export function pageInk(image: GreyImage, share = INK_SHARE): PageInk | null {
   const { width, height, data } = image;
   if (width < 32 || height < 32) return null;
   const { paper, ink } = levels(data);
   if (paper - ink < 64) return null;
-  const inkBelow = paper - INK_SHARE * (paper - ink);
+  const inkBelow = paper - share * (paper - ink);
   const mask = new Uint8Array(data.length);
   for (let i = 0; i < data.length; i++) mask[i] = (data[i] ?? 255) < inkBelow ? 1 : 0;
   return { paper, ink, mask, stroke: tallStroke(mask, width, height) };
@@ -331,7 +337,7 @@ function whitenRuns(
 export function removeRules(image: GreyImage, options: { shading?: boolean } = {}): RuleRemoval {
   const { width, height, data } = image;
   const none: RuleRemoval = { image, horizontal: 0, vertical: 0 };
-  const found = pageInk(image);
+  const found = pageInk(image, RULE_INK_SHARE);
   if (!found) return none;
   const { paper, ink, mask, stroke } = found;
   const maxThickness = Math.max(MIN_MAX_THICKNESS, Math.round(RULE_MAX_THICKNESS * width));
