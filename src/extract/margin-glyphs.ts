@@ -1,10 +1,10 @@
 /**
  * Text printed up the page's margin (a form's imprint, "Copyright ... 2013" running along the left edge) that OCR,
  * reading the page's lines across, reads glyph by glyph: a column of lone characters (or pairs), one on each line
- * ("2", "S", "3", "=", "Hf", ...). Kept, each joins the line beside it, and "S Wirkarbeit HT" or "8 2001015001325" is what a
- * table's row or a field reads. Such a column stands apart from the page's print: it lies wholly beyond every other
- * word (left of them all, or right of them all), its characters are centred on one vertical, and they are many
- * different characters, not all digits (a quantity column of "1"s and a column of tax codes stay).
+ * ("2", "S", "3", "=", "Hf", ...). Kept, each joins the line beside it, and "S Wirkarbeit HT" or "8 2001015001325"
+ * is what a table's row or a field reads. Such a column stands apart from the page's print: it lies wholly beyond
+ * every other word (left of them all, or right of them all), its characters are centred on one vertical, and they
+ * are many different characters, not all digits (a quantity column of "1"s and a column of tax codes stay).
  */
 import type { Word } from "../document/model.js";
 
