@@ -261,6 +261,7 @@ describe("line items: scanned rows", () => {
       ],
     );
   });
+
   it("keeps a scanned description's words one cell where OCR boxes them as high as their letters", () => {
     // Word spacing wider than the words' x-height, narrower than the line's height: one cell, and its "0,5l" no price.
     const page = glyphBoxes(
