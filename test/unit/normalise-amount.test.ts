@@ -230,6 +230,14 @@ describe("parseAmount: examples", () => {
     assert.equal(parseAmount("50 . 00", {}), null, "gaps on both sides leave three tokens");
   });
 
+  it("reads two places after a separator that groups the thousands too as cents (a scan's point read as a comma)", () => {
+    assert.equal(parseAmount("£4,129,39", {})?.text, "4129.39");
+    assert.equal(parseAmount("1.234.567.89", {})?.text, "1234567.89");
+    assert.equal(parseAmount("4,129,39", { decimalSeparator: "," })?.text, "4129.39");
+    assert.equal(parseAmount("41,29,39", {}), null, "the groups before the cents must be thousands");
+    assert.equal(parseAmount("4,12,39", {}), null);
+  });
+
   it("refuses what is not one whole amount", () => {
     const rejects = [
       "19%",

@@ -95,6 +95,12 @@ function splitNumber(core: string, hints: LocaleHints): Digits | null {
     return integer === null ? null : { integer, fraction: "" };
   }
   if (head.includes(separator)) {
+    // "4,129,39": two places after a separator that also groups the thousands before them. A scan's decimal point
+    // read as a comma (or a comma as a point); no grouping ends in two digits.
+    if (tail.length === 2) {
+      const integer = integerPart(head, (found) => found === separator);
+      return integer === null ? null : { integer, fraction: tail };
+    }
     // Every "." (or every ",") groups: 1.234.567
     const integer = integerPart(core, (found) => found === separator);
     return integer === null ? null : { integer, fraction: "" };
