@@ -364,6 +364,8 @@ const NUMERIC = /^[^\p{L}\d]{0,3}(?:[A-Z]{1,3}[$€£¥])?[^\p{L}\d]{0,2}\d[\d.,
 
 /** A tax rate within a label, bracketed or not: "7 %", "10%", "(8.25%)". */
 const RATE_WORD = /^\(?(\d{1,2}([.,]\d{1,3})?\s?%?|%)\)?$/;
+/** Words printed between a label and its rate: "TVA à 20 %", "VAT @ 20%", "IVA al 21%", "MwSt. zu 19 %". */
+const RATE_JOINER = /^(à|a|@|at|al|zu|de|van)$/i;
 
 interface PlacedWord {
   text: string;
@@ -503,20 +505,24 @@ function labelOver(
     // An amount over the span ("55,00": RATE_WORD reads it as a rate) is another row's value: the labels are not
     // past it. Looked past, a tax breakdown's last row took the column labels over its first.
     if (amountOver(page, row - up, x0, x1)) return null;
-    const words = all.filter((w) => !RATE_WORD.test(w.text));
+    const rate = (w: PlacedWord | undefined): boolean => !!w && w.text.includes("%") && RATE_WORD.test(w.text);
+    // "TVA à 20 %", "VAT @ 20%": the word joining a label to its rate goes with the rate.
+    const joins = (i: number): boolean => RATE_JOINER.test(all[i]?.text ?? "") && rate(all[i + 1]);
+    const words = all.filter((w, i) => !RATE_WORD.test(w.text) && !joins(i));
     const direct = words.flatMap((w, i) => (overlaps(w) ? [i] : []));
-    const rated = (w: PlacedWord): boolean => w.text.includes("%") && RATE_WORD.test(w.text) && overlaps(w);
     const over =
       direct.length > 0
         ? direct
         : words.flatMap((w, i) => {
-            const next = all[all.indexOf(w) + 1];
-            return next !== undefined && rated(next) ? [i] : [];
+            const j = all.indexOf(w) + 1;
+            const after = joins(j) ? [all[j], all[j + 1]] : [all[j]];
+            return rate(after[after.length - 1]) && after.some((a) => a !== undefined && overlaps(a)) ? [i] : [];
           });
     const first = over[0];
     const last = over[over.length - 1];
     if (first === undefined || last === undefined) continue;
-    if (top - Math.max(...over.map((i) => words[i]?.y1 ?? 0)) >= 3 * height) return null;
+    // Three line heights, and one more for each row looked past (a note run between the labels and their values).
+    if (top - Math.max(...over.map((i) => words[i]?.y1 ?? 0)) >= (2 + up - summed) * height) return null;
     // A label set apart as its own segment is read whole ("TOTAL HT" over a narrower "100,00").
     const segments = (page.rows[row - up] ?? []).filter((s) => Math.min(s.box.x1, x1) - Math.max(s.box.x0, x0) > 0);
     const only = segments.length === 1 ? segments[0] : undefined;

@@ -68,6 +68,14 @@ const GRID_TOTALS: ReadonlyArray<ReadonlyArray<[string, number]>> = [
   ],
 ];
 
+/** The page with its words' boxes 8 px high on rows 18 px apart: OCR boxes hug the ink. Labels and values with a note
+ * between them stand 3.5 word heights apart. */
+function tightlyBoxed(document: Document): Document {
+  const page = document.pages[0];
+  for (const word of page?.words ?? []) word.box.y1 = word.box.y0 + 8 / (page?.height ?? 1);
+  return document;
+}
+
 describe("totals printed as labels over values", () => {
   it("reads each value from under its label, past a note between the rows", () => {
     const got = invoiceFields(page([...HEADER, ...GRID_TOTALS]));
@@ -166,6 +174,37 @@ describe("totals printed as labels over values", () => {
     assert.equal(got.get("invoice.subtotal"), "100.00");
     assert.equal(got.get("invoice.tax"), "20.00");
     assert.equal(got.get("invoice.total"), "120.00");
+  });
+
+  it("reads a scan's grid values past a note, where OCR boxes hug the ink and the rows stand three heights apart", () => {
+    const got = invoiceFields(tightlyBoxed(scannedDocument([...HEADER, ...GRID_TOTALS], 800)));
+    assert.equal(got.get("invoice.subtotal"), "100.00");
+    assert.equal(got.get("invoice.tax"), "20.00");
+    assert.equal(got.get("invoice.total"), "120.00");
+  });
+
+  it('reads a value under the word joining a tax label to its rate ("TVA à 20 %") as the tax', () => {
+    const rows: ReadonlyArray<ReadonlyArray<[string, number]>> = [
+      ...HEADER,
+      ...GRID_TOTALS.slice(0, 3),
+      [
+        ["Sous-total", 420],
+        ["TVA à 20%", 532],
+        ["Total TTC", 640],
+      ],
+      [["Voir conditions", 20]],
+      [
+        ["100,00", 420],
+        ["20,00", 566],
+        ["120,00", 640],
+      ],
+    ];
+    const tax = rawDecisions(tightlyBoxed(scannedDocument(rows, 800)), ["invoice.tax"], { model: null }).get(
+      "invoice.tax",
+    );
+    const chosen = tax?.alternatives?.find((a) => a.scored.value === "20.00");
+    assert.equal(tax?.best?.value, "20.00");
+    assert.ok((chosen?.features.labelTax ?? 0) > 0.5, "labelled by the tax label over it, not by arithmetic alone");
   });
 
   it("reads the values past a note printed across their columns", () => {
