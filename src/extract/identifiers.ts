@@ -337,6 +337,14 @@ export function iban(layout: Layout): FieldDecision {
 /** "BIC:" or "SWIFT:" glued to the code it labels ("BIC:RJZJFRB8"). */
 const GLUED_BIC_LABEL = /^(?:BIC|SWIFT)[:.]/i;
 
+/** The code a run of words spells: its label, spaces and a last stray mark ("FRB8&", "DEFF.") taken off. */
+function bicCode(text: string): string {
+  return text
+    .replace(GLUED_BIC_LABEL, "")
+    .replace(/ /g, "")
+    .replace(/[^A-Z0-9]$/, "");
+}
+
 export function bic(layout: Layout, ibanWords: readonly Word[]): FieldDecision {
   const ibanRow = ibanWords[0] ? layout.wordPlace.get(ibanWords[0].id) : undefined;
   const ibanSegment = ibanRow ? layout.segments[ibanRow.segment] : undefined;
@@ -344,19 +352,22 @@ export function bic(layout: Layout, ibanWords: readonly Word[]): FieldDecision {
   const ibanCountry = /^[A-Z]{2}/i.exec(ibanWords[0]?.text ?? "")?.[0].toUpperCase();
   const found = ngramCandidates(
     layout,
-    2,
-    (text) => {
-      const code = text.replace(GLUED_BIC_LABEL, "").replace(" ", "");
-      return /^[A-Z0-9]{8}([A-Z0-9]{3})?[.,;)]?$/.test(code) && /^[A-Z]{4}/.test(code);
-    },
+    4,
+    (text) => /^[A-Z]{4}[A-Z0-9]{4}([A-Z0-9]{3})?$/.test(bicCode(text)),
     (span) => {
-      // Two words are one code OCR split ("LOY" "DGBDM"), never two printed apart.
-      const [first, second] = span.words;
-      if (first && second && !splitByOcr(layout, span.segment.pageNum, first, second)) return null;
       const glued = GLUED_BIC_LABEL.test(span.text);
-      const value = parseBic(span.text.replace(GLUED_BIC_LABEL, "").replace(" ", ""));
+      const value = parseBic(bicCode(span.text));
       if (!value) return null;
-      const label = glued ? 1 : roleStrength(labelsOf(layout, span), ["bic"]);
+      const labels = labelsOf(layout, span);
+      const label = glued ? 1 : roleStrength(labels, ["bic"]);
+      // Words are one code when OCR split it ("LOY" "DGBDM"), or when its label stands right before them: a BIC
+      // printed in groups ("COBA DE FF XXX") or split by OCR wider than it was printed ("CEX" "UDEQF100").
+      const besideLabel = labels.left?.gaps === 0 && labels.left.roles.some((r) => r.role === "bic");
+      const split = span.words.every((w, i) => {
+        const next = span.words[i + 1];
+        return !next || splitByOcr(layout, span.segment.pageNum, w, next);
+      });
+      if (!split && !besideLabel) return null;
       const nearIban =
         ibanSegment !== undefined &&
         span.segment.pageNum === ibanSegment.pageNum &&

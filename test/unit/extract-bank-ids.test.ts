@@ -74,7 +74,7 @@ describe("bank identifiers beside an IBAN", () => {
     assert.equal(bankFields([[["Bank: BIC:DEUTDEFF", 300]]]).bic, "DEUTDEFF");
   });
 
-  it("reads a BIC OCR split in two ('LOY' 'DGBDM', 3 px apart), and no code from words a space apart", () => {
+  it("reads a BIC OCR split in two ('LOY' 'DGBDM', 3 px apart)", () => {
     const page = (rows: Row[]) =>
       extract(
         scannedDocument([[["LE FOURNISSEUR SARL", 20]], ...rows], 600),
@@ -90,7 +90,15 @@ describe("bank identifiers beside an IBAN", () => {
       ]),
       "LOYDGBDM",
     );
-    assert.equal(page([[["BIC/SWIFT: LOY DGBDM", 300]]]), null);
+  });
+
+  it("reads a BIC beside its label in the groups it is printed in, or split by OCR a space wide", () => {
+    assert.equal(bankFields([[["BIC/SWIFT: COBA DE FF XXX", 300]]]).bic, "COBADEFFXXX");
+    assert.equal(bankFields([[["BIC-code RABONLJ MPAR", 300]]]).bic, "RABONLJMPAR");
+    assert.equal(bankFields([[["BIC: RJZJFRB8&", 300]]]).bic, "RJZJFRB8", "a stray mark after it");
+    // Unlabelled, only a word OCR split is joined: two words printed apart beside an IBAN stay two words.
+    const unlabelled = bankFields([[["IBAN : FR20 1254 2547 2569 8542 5874 698", 300]], [["BNPA FRPP", 300]]]);
+    assert.equal(unlabelled.bic, null);
   });
 });
 
