@@ -140,10 +140,7 @@ function deskewedLines(page: Page, slope: number): Word[][] {
     const height = w.y1 - w.y0;
     const row = rows.find((r) => {
       const overlap = Math.min(r.bottom, w.y1) - Math.max(r.top, w.y0);
-      return (
-        overlap > 0.5 * Math.min(height, r.bottom - r.top) &&
-        !r.words.some((o) => o.box.x1 > w.word.box.x0 && o.box.x0 < w.word.box.x1)
-      );
+      return overlap > 0.5 * Math.min(height, r.bottom - r.top) && !r.words.some((o) => sameSpot(o, w.word));
     });
     if (row) {
       row.words.push(w.word);
@@ -153,6 +150,18 @@ function deskewedLines(page: Page, slope: number): Word[][] {
   }
   return rows.sort((a, b) => a.top - b.top).map((r) => r.words.sort((a, b) => a.box.x0 - b.box.x0));
 }
+
+/**
+ * Two words of a row printed on one spot: a line read twice (a re-read, a second pass) puts each word beside its echo.
+ * Neighbours whose boxes OCR let overlap by a little (a large bold name's "Redbrick" box running into "Joinery") are
+ * no echoes: they share a quarter of the narrower word's width at most.
+ */
+function sameSpot(a: Word, b: Word): boolean {
+  const shared = Math.min(a.box.x1, b.box.x1) - Math.max(a.box.x0, b.box.x0);
+  return shared > 0 && shared > ECHO_SHARE * Math.min(a.box.x1 - a.box.x0, b.box.x1 - b.box.x0);
+}
+
+const ECHO_SHARE = 0.25;
 
 /** OCR confidence under which a lone character is rather a speck of dirt or a logo's edge than print. */
 const SPECK_CONFIDENCE = 0.5;

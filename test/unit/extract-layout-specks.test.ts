@@ -1,6 +1,7 @@
 /**
  * Specks on a scanned page: a lone character OCR read and doubted (a logo's edge, dirt) is no line of the page, and on a
- * skewed page it does not open the row the rest of a printed line then joins. Pages are built here.
+ * skewed page it does not open the row the rest of a printed line then joins; words whose boxes OCR let overlap a
+ * little stay one line. Pages are built here.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -81,6 +82,15 @@ describe("layout: specks on a scanned page", () => {
     const rows = layout.pages[0]?.rows.map((row) => row.map((s) => s.text).join(" | ")) ?? [];
     assert.equal(rows[0], "Liberty Supply Co. Inc. | Tax Invoice");
     assert.ok(!layout.segments.some((s) => s.words.every((w) => w.confidence < 0.5)), rows.join("\n"));
+  });
+
+  it("keeps a line whole when OCR ran a word's box a little into the next word's", () => {
+    const document = page(PRINTED, []);
+    const liberty = document.pages[0]?.words.find((w) => w.text === "Liberty");
+    // A bold name's box 12 px too wide: it reaches 3 px into "Supply".
+    if (liberty) liberty.box.x1 += 12 / WIDTH;
+    const rows = buildLayout(document).pages[0]?.rows.map((row) => row.map((s) => s.text).join(" | ")) ?? [];
+    assert.equal(rows[0], "Liberty Supply Co. Inc. | Tax Invoice");
   });
 
   it("keeps a lone character read with confidence, and a rule's piece read alone", () => {
