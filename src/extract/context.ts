@@ -521,8 +521,8 @@ function labelOver(
     const first = over[0];
     const last = over[over.length - 1];
     if (first === undefined || last === undefined) continue;
-    // Three line heights, and one more for each row looked past (a note run between the labels and their values).
-    if (top - Math.max(...over.map((i) => words[i]?.y1 ?? 0)) >= (2 + up - summed) * height) return null;
+    // Three line heights, four past a row between (a note run between the labels and their values).
+    if (top - Math.max(...over.map((i) => words[i]?.y1 ?? 0)) >= (2 + Math.min(up - summed, 2)) * height) return null;
     // A label set apart as its own segment is read whole ("TOTAL HT" over a narrower "100,00").
     const segments = (page.rows[row - up] ?? []).filter((s) => Math.min(s.box.x1, x1) - Math.max(s.box.x0, x0) > 0);
     const only = segments.length === 1 ? segments[0] : undefined;
