@@ -176,7 +176,7 @@ describe("totals printed as labels over values", () => {
     assert.equal(got.get("invoice.total"), "120.00");
   });
 
-  it("reads a scan's grid values past a note, where OCR boxes hug the ink and the rows stand three heights apart", () => {
+  it("reads a scan's grid values past a note, where OCR boxes hug the ink and labels and values stand 3.5 word heights apart", () => {
     const got = invoiceFields(tightlyBoxed(scannedDocument([...HEADER, ...GRID_TOTALS], 800)));
     assert.equal(got.get("invoice.subtotal"), "100.00");
     assert.equal(got.get("invoice.tax"), "20.00");
