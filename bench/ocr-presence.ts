@@ -13,7 +13,7 @@
  */
 import { parseArgs } from "node:util";
 import { loadCorpus } from "./kfold-data.js";
-import { documentText, present } from "./ocr-text.js";
+import { documentText, type PresenceCounts, tallyPresence } from "./ocr-text.js";
 import { runMain } from "./run-main.js";
 
 async function main(): Promise<number> {
@@ -26,17 +26,9 @@ async function main(): Promise<number> {
     return 2;
   }
   for (const path of positionals) {
-    const counts = new Map<string, { n: number; hit: number }>();
+    const counts: PresenceCounts = new Map();
     const docs = await loadCorpus(path, { cachedOnly: values["cached-only"] });
-    for (const { label, document } of docs) {
-      const text = documentText(document);
-      for (const [field, expected] of Object.entries(label.fields)) {
-        const count = counts.get(field) ?? { n: 0, hit: 0 };
-        counts.set(field, count);
-        count.n++;
-        if (present(field, expected, text)) count.hit++;
-      }
-    }
+    for (const { label, document } of docs) tallyPresence(counts, label.fields, documentText(document));
     process.stdout.write(`${path}: ${docs.length} documents\n`);
     for (const [field, { n, hit }] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
       process.stdout.write(`  ${field.padEnd(28)} n=${String(n).padStart(4)}  present ${(hit / n).toFixed(3)}\n`);

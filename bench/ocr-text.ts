@@ -36,7 +36,7 @@ function datePresent(iso: string, text: string): boolean {
  * Whether the labelled value can be read off the OCR text: folded substring (amounts: the digits with either decimal
  * mark; dates: datePresent).
  */
-export function present(field: string, expected: string, text: string): boolean {
+function present(field: string, expected: string, text: string): boolean {
   const folded = ` ${foldText(text)} `;
   if (/total|tax|amount/i.test(field)) {
     // Printed with either decimal mark, thousands grouped by the other ("1.234,56", "1,234.56") or not.
@@ -48,4 +48,17 @@ export function present(field: string, expected: string, text: string): boolean 
   }
   if (/date/i.test(field)) return datePresent(expected, text);
   return folded.includes(` ${foldText(expected)} `);
+}
+
+/** Labelled values seen and present, per field. */
+export type PresenceCounts = Map<string, { n: number; hit: number }>;
+
+/** Counts each labelled value of a document in `counts`, and whether it is present in the document's `text`. */
+export function tallyPresence(counts: PresenceCounts, fields: Readonly<Record<string, string>>, text: string): void {
+  for (const [field, expected] of Object.entries(fields)) {
+    const count = counts.get(field) ?? { n: 0, hit: 0 };
+    counts.set(field, count);
+    count.n++;
+    if (present(field, expected, text)) count.hit++;
+  }
 }

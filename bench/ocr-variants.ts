@@ -130,7 +130,7 @@ import { OCR_DPI } from "../src/ingest/rasterise.js";
 import { renderPage } from "../src/ingest/render.js";
 import { sniffType } from "../src/ingest/sniff.js";
 import { glyphHeight } from "./glyph-height.js";
-import { documentText, present } from "./ocr-text.js";
+import { documentText, type PresenceCounts, tallyPresence } from "./ocr-text.js";
 import { runMain } from "./run-main.js";
 import {
   catalogueMaps,
@@ -611,18 +611,12 @@ async function main(): Promise<number> {
       return c;
     });
     if (process.stderr.isTTY) process.stderr.write("\n");
-    const presentCount = new Map<string, { n: number; hit: number }>();
+    const presentCount: PresenceCounts = new Map();
     const outcomes: DocumentOutcome[] = [];
     let extractMs = 0;
     labels.forEach((label, i) => {
       const doc = documentOf(cached[i] ?? []);
-      const text = documentText(doc);
-      for (const [field, expected] of Object.entries(label.fields)) {
-        const p = presentCount.get(field) ?? { n: 0, hit: 0 };
-        presentCount.set(field, p);
-        p.n++;
-        if (present(field, expected, text)) p.hit++;
-      }
+      tallyPresence(presentCount, label.fields, documentText(doc));
       const started = performance.now();
       const fields = extract(doc, resolveFields({ products: [label.product] }), { locale: label.locale });
       extractMs += performance.now() - started;
