@@ -281,6 +281,15 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
     return { role: "taxRate", x0: chunk.box.x0, x1: chunk.box.x1, headerWords: [] };
   }
   if (numeric) {
+    // A long run of digits is an article number or GTIN, no figure.
+    const code = columns.find((c) => c.role === "productCode");
+    if (
+      code !== undefined &&
+      /^\d{8,}$/.test(chunk.text) &&
+      overlap(chunk.box.x0, chunk.box.x1, code.x0, code.x1) > 0
+    ) {
+      return code;
+    }
     // "3 Stk" is a quantity with its unit; "4 Eisvogel" under a position column is a numbered description.
     const candidates =
       /^\d[\d.,]*\s*\p{L}/u.test(chunk.text) && moneyCell(chunk.text, hints) === null
@@ -295,14 +304,20 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
         best = c;
       }
     }
-    if (best !== null) {
+    const description = columns.find((c) => c.role === "description");
+    // A number under the description's header and beside no figure column's is text of the description: a GTIN or
+    // "- 2,00 Euro je" wrapped in its cell.
+    const inDescription =
+      bestScore > 0 &&
+      description !== undefined &&
+      overlap(chunk.box.x0, chunk.box.x1, description.x0, description.x1) > 0;
+    if (best !== null && !inDescription) {
       const width = Math.max(best.x1 - best.x0, 0.03);
       if (bestScore <= Math.max(width * 1.5, 0.06)) return best;
     }
     // The running-number column sits left of the description: the numeric columns start right of it.
     const firstNumeric = Math.min(...candidates.filter((c) => c.role !== "position").map((c) => c.x0));
     // Without a quantity header, a bare count left of the price columns is the quantity.
-    const description = columns.find((c) => c.role === "description");
     if (
       !columns.some((c) => c.role === "quantity") &&
       /^\d{1,4}(?:[.,]\d{1,3})?$/.test(chunk.text) &&
@@ -314,7 +329,6 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
     // A number among the numeric columns that fits none of them sits under a header cell not understood: dropped.
     if (chunk.box.x0 > firstNumeric - 0.08) return null;
     // An article number or GTIN under the code column.
-    const code = columns.find((c) => c.role === "productCode");
     if (code !== undefined && overlap(chunk.box.x0, chunk.box.x1, code.x0, code.x1) > 0) return code;
     return description ?? null;
   }
@@ -358,8 +372,21 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
       columns.find((c) => c.role === "unit") ?? { role: "unit", x0: chunk.box.x0, x1: chunk.box.x1, headerWords: [] }
     );
   }
+  // A figure with marks beside it ("-1,00 (RE)") among the figure columns right of the description, under a header
+  // cell not understood: no cell of the row, and no text of its description. A label and its figure ("Netto:
+  // 275,50") stay text, which may end the table.
+  const description = columns.find((c) => c.role === "description");
+  if (description === undefined) return null;
+  const right = figures.filter((c) => c.x0 > description.x1);
+  if (
+    right.length > 0 &&
+    /\d/.test(chunk.text) &&
+    !/^\p{L}[^:]*:/u.test(chunk.text) &&
+    chunk.box.x0 >= Math.min(...right.map((c) => c.x0))
+  )
+    return null;
   // Any other text is description.
-  return columns.find((c) => c.role === "description") ?? null;
+  return description;
 }
 
 function firstPerCell(matches: readonly Match[], stacked: ReadonlySet<Chunk>): Match[] {

@@ -9,7 +9,7 @@ import type { LineItemCellName } from "../../domain/line-items.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { dateCell, moneyCell, priceCell, quantityCell, taxRateCell } from "./cells.js";
 import { checkTable, rowCloses } from "./checks.js";
-import { cellText, type DraftRow } from "./draft.js";
+import { cellText, type DraftRow, descriptionText } from "./draft.js";
 import type { ColumnRole } from "./headers.js";
 import { boxOf, visualLines } from "./lines.js";
 import { DISCOUNT_ROLES, printedSums, readItemList, readReceiptItems } from "./receipt.js";
@@ -45,7 +45,11 @@ function clean(text: string): string | null {
 
 function toRow(draft: DraftRow, hints: LocaleHints, original: ReadonlyMap<number, Word>): LineItemRow {
   const c = draft.cells;
-  const quantity = quantityCell(cellText(c, "quantity"), hints);
+  // Two chunks under the quantity header ("3 PCE" | "3,00", a base quantity beside it): the last one that reads.
+  const quantity =
+    quantityCell(cellText(c, "quantity"), hints) ??
+    (c.get("quantity") ?? []).map((chunk) => quantityCell(chunk.text, hints)).findLast((q) => q !== null) ??
+    null;
   // Unit prices may print three or four decimals; amounts print cents.
   const moneyOf = (role: ColumnRole): string | null => {
     const read = role === "unitPrice" ? priceCell : moneyCell;
@@ -64,7 +68,7 @@ function toRow(draft: DraftRow, hints: LocaleHints, original: ReadonlyMap<number
   const unitText = clean(cellText(c, "unit"));
   const dateText = clean(cellText(c, "date"));
   const row: LineItemRow = {
-    description: clean(cellText(c, "description")),
+    description: clean(descriptionText(c.get("description") ?? [])),
     quantity: quantity?.quantity ?? null,
     unit: unitText ?? quantity?.unit ?? null,
     unitPrice: moneyOf("unitPrice"),

@@ -140,6 +140,12 @@ export function noteAcross(cells: ReadonlyMap<ColumnRole, Chunk[]>, columns: rea
   );
 }
 
+/** Whether a line holds text and no figure, in whatever columns (a note's paragraph runs on over them). */
+export function textOnly(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
+  if ([...FIGURE_ROLES].some((role) => (cells.get(role) ?? []).length > 0)) return false;
+  return [...cells.values()].some((chunks) => chunks.some((chunk) => /\p{L}/u.test(chunk.text)));
+}
+
 /**
  * A line that starts with a label of up to three words and a colon, bulleted or not: "Liefer-Datum: 01.09.2013",
  * "Order no : 12", "* Packages: 4".
@@ -391,17 +397,18 @@ function chunkOf(words: Word[], folded: string[]): Chunk {
 }
 
 /**
- * "1 Website maintenance" read as one chunk where a quantity or running-number column sits tight left of the
- * description: the number under that column's header is its own cell.
+ * "1 Website maintenance" read as one chunk where a quantity, running-number or code column sits tight left of the
+ * description: the number or code under that column's header is its own cell ("4012345001235 Unsere Art.-").
  */
 function splitLeadingNumber(chunk: Chunk, columns: readonly Column[]): Chunk[] {
   const [first, second] = chunk.words;
-  if (first === undefined || second === undefined || !/^\d{1,4}(?:[.,]\d{1,3})?$/.test(first.text)) return [chunk];
-  if (!/^\p{L}/u.test(second.text)) return [chunk];
+  if (first === undefined || second === undefined) return [chunk];
+  const count = /^\d{1,4}(?:[.,]\d{1,3})?$/.test(first.text);
+  const code = /^\d{5,}$/.test(first.text);
+  if ((!count && !code) || !/^\p{L}/u.test(second.text)) return [chunk];
+  const roles: readonly ColumnRole[] = code ? ["productCode"] : ["quantity", "position"];
   const centre = (first.box.x0 + first.box.x1) / 2;
-  const under = columns.find(
-    (c) => (c.role === "quantity" || c.role === "position") && centre >= c.x0 - 0.01 && centre <= c.x1 + 0.01,
-  );
+  const under = columns.find((c) => roles.includes(c.role) && centre >= c.x0 - 0.01 && centre <= c.x1 + 0.01);
   if (under === undefined || second.box.x0 < under.x1) return [chunk];
   // Only where the description column follows and the rest starts under it ("3 Piece" is a quantity and its unit).
   const description = columns.find((c) => c.role === "description");

@@ -37,6 +37,7 @@ import {
   stopOf,
   stripPosition,
   takeUpper,
+  textOnly,
   titlesAcross,
   upperCells,
 } from "./line-cells.js";
@@ -207,7 +208,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       }
       // A line overlapping the header's band is part of it (a header cell OCR put on a line of its own).
       if (headerSeen && pageRows === 0 && line.box.y0 < lastBottom - line.height * 0.3) continue;
-      if (pageRows > 0 && titlesAcross(line, columns)) {
+      // Column titles under rows, or on a later page before the table resumed without its header: another table.
+      if ((pageRows > 0 || (!inTable && rows.length > 0)) && titlesAcross(line, columns)) {
         pageEnd = "table";
         break;
       }
@@ -255,7 +257,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       if (
         amount === null &&
         ((stacked !== true && noteAcross(cells, columns) && !figuresTight(lines, i, columns, hints)) ||
-          (noteBottom !== null && descriptionOnly(cells) && line.box.y0 - noteBottom < line.height * 1.1))
+          (noteBottom !== null && textOnly(cells) && line.box.y0 - noteBottom < line.height * 1.1))
       ) {
         if (inTable && pageRows > 0 && reachGap < line.height * 2.5) reach = line.box.y1;
         noteBottom = line.box.y1;
@@ -400,7 +402,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           current.cells.set("productCode", [...(cells.get("productCode") ?? [])]);
         }
         const text = cells.get("description") ?? [];
-        if (text.length > 0 && (noted.has(current) || keyValue(cells))) noted.add(current);
+        if (text.length > 0 && (noted.has(current) || detailLine(cells, current))) noted.add(current);
         else if (text.length > 0) {
           for (const chunk of text) addChunk(current.cells, "description", chunk);
           current.bottom = line.box.y1;
@@ -416,7 +418,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         if (
           pageRows > 0 &&
           current !== undefined &&
-          (noted.has(current) || keyValue(cells) || periodLine(cells, hints))
+          (noted.has(current) || detailLine(cells, current) || periodLine(cells, hints))
         ) {
           // "Delivery date: ...", "Order no: ...", a service period: details under the description, and the lines
           // after them.
@@ -471,6 +473,14 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
   }
   for (const row of rows) leadingCodes(row.cells);
   return rows.length === 0 ? null : { header: first, rows };
+}
+
+/**
+ * A "Key: value" line under a row's description, a detail of the row ("Lieferdatum: 01.09.2013") unless the
+ * description's last line broke a word there ("Unsere Art.-" over "Nr.: TB100A4").
+ */
+function detailLine(cells: ReadonlyMap<ColumnRole, Chunk[]>, row: DraftRow): boolean {
+  return keyValue(cells) && !/\S[-‐]$/u.test(cellText(row.cells, "description"));
 }
 
 /** The lines printed tight above and below a line (null where none): the rest of a header printed over several lines. */
