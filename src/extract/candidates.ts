@@ -73,15 +73,16 @@ export function labelsOf(layout: Layout, candidate: Candidate): SpanLabels {
 
 /** Drops candidates whose words lie inside a longer candidate of the same type on the same segment. */
 function keepMaximal<T extends Candidate>(found: T[]): T[] {
+  const bySegment = new Map<LineSegment, T[]>();
+  for (const c of found) {
+    const same = bySegment.get(c.segment);
+    if (same === undefined) bySegment.set(c.segment, [c]);
+    else same.push(c);
+  }
   return found.filter(
     (c) =>
-      !found.some(
-        (o) =>
-          o !== c &&
-          o.segment === c.segment &&
-          o.start <= c.start &&
-          o.end >= c.end &&
-          o.end - o.start > c.end - c.start,
+      !(bySegment.get(c.segment) ?? []).some(
+        (o) => o !== c && o.start <= c.start && o.end >= c.end && o.end - o.start > c.end - c.start,
       ),
   );
 }
