@@ -3,7 +3,15 @@
  * number and date styles) come from the rng; facts come only from the data, and every non-null fact is drawn.
  */
 import type { PDFDocument, PDFPage } from "pdf-lib";
-import { type CurrencyMark, chooseDateWriter, type DateWriter, writeDate, writeDecimal, writeMoney } from "./format.js";
+import {
+  addDays,
+  type CurrencyMark,
+  chooseDateWriter,
+  type DateWriter,
+  writeDate,
+  writeDecimal,
+  writeMoney,
+} from "./format.js";
 import type { IdVariants } from "./id-variants.js";
 import { group } from "./ids.js";
 import type { InvoiceData } from "./invoice-data.js";
@@ -194,6 +202,11 @@ export async function renderInvoice(
   meta.push({ label: rng.pick(words.date), value: date(data.issueDate) });
   const dueSentence = data.dueDate && options.variants?.dueSentence;
   if (data.dueDate && !dueSentence) meta.push({ label: rng.pick(words.dueDate), value: date(data.dueDate) });
+  // A credit note names the date of the invoice it corrects, labelled much as its own date is.
+  if (data.credit) {
+    const preceding = addDays(data.issueDate, -rng.pick([7, 14, 30, 31, 45, 60]));
+    meta.push({ label: rng.pick(words.precedingDate), value: date(preceding) });
+  }
   if (options.variants?.supplierNo) meta.push(options.variants.supplierNo);
   if (data.purchaseOrder) meta.push({ label: rng.pick(words.purchaseOrder), value: data.purchaseOrder });
   if (data.customerNo) meta.push({ label: rng.pick(words.customerNo), value: data.customerNo });

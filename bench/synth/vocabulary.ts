@@ -11,6 +11,8 @@ export interface InvoiceWords {
   creditNumber: readonly string[];
   date: readonly string[];
   dueDate: readonly string[];
+  /** A credit note's label for the date of the invoice it corrects. */
+  precedingDate: readonly string[];
   purchaseOrder: readonly string[];
   customerNo: readonly string[];
   reference: readonly string[];
@@ -42,6 +44,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     creditNumber: ["Credit Note No.", "Credit Note #", "Credit memo no."],
     date: ["Invoice Date", "Date", "Date of issue", "Issue date", "Invoice date:"],
     dueDate: ["Due Date", "Payment due", "Due", "Due by", "Pay by"],
+    precedingDate: ["Original invoice date", "Date of original invoice", "Related invoice date"],
     purchaseOrder: ["PO Number", "P.O. No.", "Purchase Order", "Your order no.", "PO #"],
     customerNo: ["Customer No.", "Account No.", "Customer ID", "Client ref."],
     reference: ["Payment reference", "Reference", "Please quote", "Payment ref."],
@@ -76,6 +79,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     creditNumber: ["Gutschrift Nr.", "Gutschriftsnummer", "Korrektur-Nr."],
     date: ["Rechnungsdatum", "Datum", "Ausstellungsdatum", "Belegdatum"],
     dueDate: ["Fällig am", "Fälligkeitsdatum", "Zahlbar bis", "Fällig bis"],
+    precedingDate: ["Datum der Ursprungsrechnung", "Ursprüngliches Rechnungsdatum", "Datum der Originalrechnung"],
     purchaseOrder: ["Bestellnummer", "Ihre Bestellung", "Bestell-Nr.", "Ihre Auftragsnr."],
     customerNo: ["Kundennummer", "Kunden-Nr.", "Debitor"],
     reference: ["Verwendungszweck", "Zahlungsreferenz", "Bitte angeben"],
@@ -110,6 +114,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     creditNumber: ["Avoir n°", "N° d'avoir", "Numéro d'avoir"],
     date: ["Date de facture", "Date", "Date d'émission", "Date de facturation"],
     dueDate: ["Date d'échéance", "Échéance", "À payer avant le", "Date limite de paiement"],
+    precedingDate: ["Date de facture associée", "Date de la facture d'origine", "Date de facture initiale"],
     purchaseOrder: ["Bon de commande", "N° de commande", "Votre commande", "Réf. commande"],
     customerNo: ["N° client", "Code client", "Réf. client"],
     reference: ["Référence de paiement", "Référence", "Libellé du virement"],
@@ -144,6 +149,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     creditNumber: ["Nº rectificativa", "Abono n.º", "Número de abono"],
     date: ["Fecha de factura", "Fecha", "Fecha de emisión", "Fecha factura"],
     dueDate: ["Fecha de vencimiento", "Vencimiento", "Pagar antes del", "Fecha de pago"],
+    precedingDate: ["Fecha de la factura original", "Fecha de la factura rectificada"],
     purchaseOrder: ["Número de pedido", "Pedido n.º", "Orden de compra", "Su pedido"],
     customerNo: ["N.º de cliente", "Código cliente", "Cliente n.º"],
     reference: ["Referencia de pago", "Concepto", "Referencia"],
@@ -178,6 +184,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     creditNumber: ["Creditnotanummer", "Creditnota nr.", "Creditnr."],
     date: ["Factuurdatum", "Datum", "Datum factuur"],
     dueDate: ["Vervaldatum", "Te betalen voor", "Uiterste betaaldatum", "Betalen vóór"],
+    precedingDate: ["Datum oorspronkelijke factuur", "Datum originele factuur"],
     purchaseOrder: ["Inkoopordernummer", "Ordernummer", "Uw bestelnummer", "Uw referentie"],
     customerNo: ["Klantnummer", "Debiteurnummer", "Klantnr."],
     reference: ["Betalingskenmerk", "Omschrijving", "Kenmerk"],

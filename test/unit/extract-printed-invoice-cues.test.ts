@@ -2,11 +2,17 @@
  * Cues of invoices printed from HTML by billing platforms (issue #15; bench/synth/render-html.ts draws such pages):
  * the supplier named by a window letter's sender line, a display-size name wrapped over two lines, a title before the
  * issuer's name ("Receipt from ..."), a receipt number as the document's number, an unlabelled contact block, a
- * contact person over the company billed, a due date in a request to pay, a tax printed with its rate and base.
+ * contact person over the company billed, a due date in a request to pay, a tax printed with its rate and base, the
+ * date of the invoice a credit note refers to.
  * Each page is a real text-layer PDF drawn here, read by ingest as an upload would be; none comes from a corpus.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { dateCandidates, labelsOf } from "../../src/extract/candidates.js";
+import { roleStrength } from "../../src/extract/context.js";
+import { buildLayout } from "../../src/extract/layout.js";
+import { localeHints } from "../../src/extract/normalise/locale.js";
+import type { LabelRole } from "../../src/extract/vocabulary/label-phrases.js";
 import { invoiceFields } from "../helpers/invoice-fields.js";
 import { type PlacedLine, placedTextDocument } from "../helpers/pdf-fixtures.js";
 
@@ -154,5 +160,32 @@ describe("dates and amounts of printed invoices", () => {
     assert.equal(got.get("invoice.tax"), "705.62");
     assert.equal(got.get("invoice.subtotal"), "7950.65");
     assert.notEqual(got.get("invoice.amountDue"), "13.00");
+  });
+});
+
+describe("dates of credit notes", () => {
+  it("labels the date of the invoice a credit note refers to as another date, not the issue date", async () => {
+    const layout = buildLayout(
+      await placedTextDocument([
+        ["AVOIR N° :", 300, 50, 8],
+        ["AV20260042", 505, 50, 8],
+        ["Date :", 300, 60, 8],
+        ["27/02/2026", 505, 60, 8],
+        ["N° DE FACTURE ASSOCIÉE : F20260003", 40, 200, 8],
+        ["DATE DE FACTURE ASSOCIÉE : 15/01/2026", 40, 210, 8],
+        ["Original invoice date: 16/01/2026", 40, 230, 8],
+        ["Datum der Ursprungsrechnung: 17.01.2026", 40, 250, 8],
+      ]),
+    );
+    const strength = (iso: string, role: LabelRole): number => {
+      const date = dateCandidates(layout, localeHints("fr-FR")).find((c) => c.iso === iso);
+      assert.ok(date, iso);
+      return roleStrength(labelsOf(layout, date), [role]);
+    };
+    assert.ok(strength("2026-02-27", "genericDate") > 0);
+    for (const iso of ["2026-01-15", "2026-01-16", "2026-01-17"]) {
+      assert.equal(strength(iso, "invoiceDate"), 0, iso);
+      assert.ok(strength(iso, "otherDate") > 0, iso);
+    }
   });
 });
