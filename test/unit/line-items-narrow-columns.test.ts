@@ -1,6 +1,6 @@
 /**
  * Tables of e-invoice viewers (issue #18): narrow description columns whose cell wraps over many lines (a GTIN, a
- * code read into the description's first word, a word broken at a hyphen, an amount inside the text), a note across
+ * code read into the description's first word, a word broken at a hyphen, a line holding only an amount), a note across
  * the table over two lines before rows whose descriptions stand under their figures, a figure with a mark under a
  * header cell no column names, two figures under the quantity's header, and a later page whose other table's column
  * titles come before any row. Pages are real text-layer PDFs drawn here, read by ingest.
@@ -53,7 +53,7 @@ describe("extractLineItems: narrow columns of e-invoice viewers", () => {
     ]);
   });
 
-  it("keeps an amount printed inside the description's text in the description", async () => {
+  it("keeps a line of the description holding only an amount in the description", async () => {
     const rows = await rowsOf([
       ...VIEWER_HEADER,
       ["1", 58, 190, 9],

@@ -305,13 +305,17 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
       }
     }
     const description = columns.find((c) => c.role === "description");
-    // A number under the description's header and beside no figure column's is text of the description: a GTIN or
-    // "- 2,00 Euro je" wrapped in its cell.
-    const inDescription =
+    // An article number or GTIN starting where the description's header starts, beside no figure column: text of
+    // the description, wrapped in its cell ("GTIN:" over "4012345001235").
+    if (
       bestScore > 0 &&
       description !== undefined &&
-      overlap(chunk.box.x0, chunk.box.x1, description.x0, description.x1) > 0;
-    if (best !== null && !inDescription) {
+      /^\d{5,}$/.test(chunk.text) &&
+      Math.abs(chunk.box.x0 - description.x0) < 0.01
+    ) {
+      return description;
+    }
+    if (best !== null) {
       const width = Math.max(best.x1 - best.x0, 0.03);
       if (bestScore <= Math.max(width * 1.5, 0.06)) return best;
     }
@@ -373,20 +377,19 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
     );
   }
   // A figure with marks beside it ("-1,00 (RE)") among the figure columns right of the description, under a header
-  // cell not understood: no cell of the row, and no text of its description. A label and its figure ("Netto:
-  // 275,50") stay text, which may end the table.
+  // cell not understood: no cell of the row, and no text of its description.
   const description = columns.find((c) => c.role === "description");
   if (description === undefined) return null;
   const right = figures.filter((c) => c.x0 > description.x1);
-  if (
-    right.length > 0 &&
-    /\d/.test(chunk.text) &&
-    !/^\p{L}[^:]*:/u.test(chunk.text) &&
-    chunk.box.x0 >= Math.min(...right.map((c) => c.x0))
-  )
+  if (right.length > 0 && figureWithMarks(chunk.text) && chunk.box.x0 >= Math.min(...right.map((c) => c.x0)))
     return null;
   // Any other text is description.
   return description;
+}
+
+/** A figure with marks beside it and no word: "-1,00 (RE)", "1,00 (CH)", "@ 12.00". */
+function figureWithMarks(text: string): boolean {
+  return /^[^\p{L}]*\d/u.test(text) && (text.match(/\p{L}/gu) ?? []).length <= 3;
 }
 
 function firstPerCell(matches: readonly Match[], stacked: ReadonlySet<Chunk>): Match[] {

@@ -25,7 +25,7 @@ export function lineCells(line: VisualLine, columns: readonly Column[], hints: L
     .flatMap((c) => splitLeadingNumber(c, columns))
     .flatMap((c) => splitFigures(c, columns, hints));
   for (const chunk of chunks) {
-    const column = columnOf(chunk, columns, hints);
+    const column = chunks.length === 1 ? loneColumn(chunk, columns, hints) : columnOf(chunk, columns, hints);
     if (column === null || (column.role === "description" && figureDetail(chunk, columns))) continue;
     // A currency sign wrapped under its amount ("7 317,92" over "€") is no cell of the line; "(EUR)" is a header's.
     const money = column.role === "amount" || column.role === "unitPrice";
@@ -33,6 +33,18 @@ export function lineCells(line: VisualLine, columns: readonly Column[], hints: L
     addChunk(cells, column.role, chunk);
   }
   return cells;
+}
+
+/**
+ * The column of a line's only chunk: a number under the description's header that reaches no figure column is a
+ * line of the description wrapped in its cell ("- 2,00" over "Euro je"), no row's figure.
+ */
+function loneColumn(chunk: Chunk, columns: readonly Column[], hints: LocaleHints): Column | null {
+  const column = columnOf(chunk, columns, hints);
+  const description = columns.find((c) => c.role === "description");
+  if (column === null || description === undefined || !FIGURE_ROLES.has(column.role)) return column;
+  const over = (c: Column): boolean => chunk.box.x0 < c.x1 && chunk.box.x1 > c.x0;
+  return over(description) && !over(column) ? description : column;
 }
 
 /**
