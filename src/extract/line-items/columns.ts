@@ -248,7 +248,7 @@ function intervalGap(a0: number, a1: number, b0: number, b1: number): number {
   return Math.max(0, Math.max(a0, b0) - Math.min(a1, b1));
 }
 
-function overlap(a0: number, a1: number, b0: number, b1: number): number {
+export function overlap(a0: number, a1: number, b0: number, b1: number): number {
   return Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 }
 
@@ -305,16 +305,6 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
       }
     }
     const description = columns.find((c) => c.role === "description");
-    // An article number or GTIN starting where the description's header starts, beside no figure column: text of
-    // the description, wrapped in its cell ("GTIN:" over "4012345001235").
-    if (
-      bestScore > 0 &&
-      description !== undefined &&
-      /^\d{5,}$/.test(chunk.text) &&
-      Math.abs(chunk.box.x0 - description.x0) < 0.01
-    ) {
-      return description;
-    }
     if (best !== null) {
       const width = Math.max(best.x1 - best.x0, 0.03);
       if (bestScore <= Math.max(width * 1.5, 0.06)) return best;

@@ -25,15 +25,17 @@ export function cellText(cells: ReadonlyMap<ColumnRole, Chunk[]>, role: ColumnRo
   return (cells.get(role) ?? []).map((c) => c.text).join(" ");
 }
 
-/**
- * A description's text over its lines: a line that ends in a hyphen after a word ("Unsere Art.-" over "Nr.: TB100A4")
- * joins the next without a space.
- */
+/** Whether a line of text ends in a hyphen after a word: a word broken there ("Unsere Art.-" over "Nr.: TB100A4"). */
+export function brokenAtHyphen(text: string): boolean {
+  return /\S[-‐]$/u.test(text);
+}
+
+/** A description's text over its lines: a line broken at a hyphen joins the next without a space. */
 export function descriptionText(chunks: readonly Chunk[]): string {
   let text = "";
   for (const [i, chunk] of chunks.entries()) {
     const before = chunks[i - 1];
-    const broken = before !== undefined && /\S[-‐]$/u.test(before.text) && chunk.box.y0 >= before.box.y1 - 0.002;
+    const broken = before !== undefined && brokenAtHyphen(before.text) && chunk.box.y0 >= before.box.y1 - 0.002;
     text += i === 0 || broken ? chunk.text : ` ${chunk.text}`;
   }
   return text;

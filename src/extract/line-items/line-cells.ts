@@ -9,7 +9,7 @@ import { parseCurrency } from "../normalise/currency.js";
 import { parseDate } from "../normalise/date.js";
 import type { LocaleHints } from "../normalise/locale.js";
 import { moneyCell, priceCell, quantityCell } from "./cells.js";
-import { type Column, columnOf } from "./columns.js";
+import { type Column, columnOf, overlap } from "./columns.js";
 import { addChunk, cellText } from "./draft.js";
 import { foldWord } from "./fold.js";
 import { type ColumnRole, rolesOf, startsWithStop } from "./headers.js";
@@ -37,13 +37,14 @@ export function lineCells(line: VisualLine, columns: readonly Column[], hints: L
 
 /**
  * The column of a line's only chunk: a number under the description's header that reaches no figure column is a
- * line of the description wrapped in its cell ("- 2,00" over "Euro je"), no row's figure.
+ * line of the description wrapped in its cell ("GTIN:" over "4012345001235", "- 2,00" over "Euro je"), no row's
+ * figure.
  */
 function loneColumn(chunk: Chunk, columns: readonly Column[], hints: LocaleHints): Column | null {
   const column = columnOf(chunk, columns, hints);
   const description = columns.find((c) => c.role === "description");
   if (column === null || description === undefined || !FIGURE_ROLES.has(column.role)) return column;
-  const over = (c: Column): boolean => chunk.box.x0 < c.x1 && chunk.box.x1 > c.x0;
+  const over = (c: Column): boolean => overlap(chunk.box.x0, chunk.box.x1, c.x0, c.x1) > 0;
   return over(description) && !over(column) ? description : column;
 }
 

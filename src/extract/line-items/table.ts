@@ -12,7 +12,7 @@ import type { LocaleHints } from "../normalise/locale.js";
 import { amountByArithmetic, quantityByArithmetic, sameAmount } from "./arithmetic-columns.js";
 import { hasCents } from "./cells.js";
 import { type Column, type Header, readHeaderBand } from "./columns.js";
-import { addChunk, cellText, type DraftRow } from "./draft.js";
+import { addChunk, brokenAtHyphen, cellText, type DraftRow } from "./draft.js";
 import type { ColumnRole } from "./headers.js";
 import {
   amountBelow,
@@ -480,7 +480,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
  * description's last line broke a word there ("Unsere Art.-" over "Nr.: TB100A4").
  */
 function detailLine(cells: ReadonlyMap<ColumnRole, Chunk[]>, row: DraftRow): boolean {
-  return keyValue(cells) && !/\S[-‐]$/u.test(cellText(row.cells, "description"));
+  return keyValue(cells) && !brokenAtHyphen(cellText(row.cells, "description"));
 }
 
 /** The lines printed tight above and below a line (null where none): the rest of a header printed over several lines. */
