@@ -10,6 +10,7 @@
 
 import type { LocaleHints } from "../normalise/locale.js";
 import { amountByArithmetic, quantityByArithmetic, sameAmount } from "./arithmetic-columns.js";
+import { type PlacedRow, regroupByBlocks } from "./blocks.js";
 import { hasCents } from "./cells.js";
 import { type Column, type Header, readHeaderBand } from "./columns.js";
 import { addChunk, brokenAtHyphen, cellText, type DraftRow } from "./draft.js";
@@ -112,6 +113,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
   let first: Header | null = null;
   let pageIndex = 0;
   let start = 0;
+  let firstFrom = -1;
   for (let p = 0; p < pages.length && first === null; p++) {
     const lines = pages[p] ?? [];
     for (const line of lines) {
@@ -119,6 +121,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       if (header !== null) {
         first = header;
         pageIndex = p;
+        firstFrom = line.index;
         // A header over two lines ends at its lower line.
         start = Math.max(line.index, header.line.index) + 1;
         break;
@@ -154,12 +157,22 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
   // The widest gap seen between two rows on a page: a table whose rows stand far apart goes on past as wide a gap, on
   // the pages after too (a page's first rows have no gap of their own to go by).
   let rowGap = 0;
+  // Per page read: its lines, rows and columns, for rows printed as blocks (blocks.ts) once every row is read.
+  const blockPages: {
+    lines: readonly VisualLine[];
+    headerTop: number | null;
+    placed: PlacedRow[];
+    columns: Column[];
+  }[] = [];
   for (let p = pageIndex; p < pages.length && continuing; p++) {
     const lines = pages[p] ?? [];
     // On a later page the table resumes at a repeated header, or at the first row that fits the columns.
     let inTable = p === pageIndex;
     let headerSeen = p === pageIndex;
     let lastBottom = p === pageIndex ? first.line.box.y1 : 0;
+    // The foot of the page's header: a line overlapping it is one of the header's (not the lines of a first row
+    // printed tight over each other under it).
+    let headerBottom = lastBottom;
     // The foot of the last line read as part of the table (rows, their text, and the notes printed between rows): a
     // wide gap under it, not under the last row, ends the table.
     let reach = lastBottom;
@@ -183,6 +196,9 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     // A later page that repeats the header: what stands above it is the page's letterhead ("FATTURA" | "882456"), no
     // total of the table.
     const headerFrom = p > pageIndex ? lines.findIndex((_, k) => headerAt(lines, k) !== null) : -1;
+    // The page's rows with their figures' lines, and the index of its header's first line (null: none), for blocks.ts.
+    const placed: PlacedRow[] = [];
+    let headerTop = p === pageIndex ? firstFrom : null;
     for (let i = p === pageIndex ? start : 0; i < lines.length; i++) {
       const line = lines[i];
       if (line === undefined || i < headerFrom) continue;
@@ -196,7 +212,9 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         columns = keepColumns(columns, sameAmount(header, first).columns);
         inTable = true;
         headerSeen = true;
+        headerTop = i;
         lastBottom = header.line.box.y1;
+        headerBottom = lastBottom;
         reach = lastBottom;
         between = [];
         linesFrom = lastBottom;
@@ -207,7 +225,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         continue;
       }
       // A line overlapping the header's band is part of it (a header cell OCR put on a line of its own).
-      if (headerSeen && pageRows === 0 && line.box.y0 < lastBottom - line.height * 0.3) continue;
+      if (headerSeen && pageRows === 0 && line.box.y0 < headerBottom - line.height * 0.3) continue;
       // Column titles under rows, or on a later page before the table resumed without its header: another table.
       if ((pageRows > 0 || (!inTable && rows.length > 0)) && titlesAcross(line, columns)) {
         pageEnd = "table";
@@ -335,6 +353,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         upperBottom = null;
         if (pageRows > 0) rowGap = Math.max(rowGap, gap);
         rows.push(row);
+        placed.push({ row, line });
         pageRows++;
         lastBottom = line.box.y1;
         reach = line.box.y1;
@@ -465,6 +484,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     }
     const last = rows[rows.length - 1];
     if (hangs && pageRows > 0 && last !== undefined) hangUnder(last, hangingLines(between, linesFrom));
+    blockPages.push({ lines, headerTop, placed, columns });
     if (pageEnd === "table") continuing = false;
     // A table that stopped at a wide gap goes on only at a repeated header on the next page.
     const next = pages[p + 1] ?? [];
@@ -472,6 +492,9 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     if (!headerSeen && pageRows === 0 && p > pageIndex) continuing = false;
   }
   for (const row of rows) leadingCodes(row.cells);
+  for (const { lines, headerTop, placed, columns } of blockPages) {
+    regroupByBlocks(lines, headerTop, placed, (l) => lineCells(l, columns, hints).get("description") ?? []);
+  }
   return rows.length === 0 ? null : { header: first, rows };
 }
 
