@@ -125,6 +125,30 @@ describe("extractLineItems: ERP rows with details under them", () => {
     );
   });
 
+  it("reads no row off a scan's labelled gross price whose discount OCR read into the price and quantity columns", () => {
+    const lines: Cell[][] = [
+      header,
+      [
+        left("6", 0.12),
+        left("Mischpalette Joghurt", 0.32),
+        right("29,1000", 0.63),
+        right("2 Stk", 0.71),
+        right("7 %", 0.79),
+        right("58,20", 0.9),
+      ],
+      [left("MP107", 0.2)],
+      // "Bruttopreis :30,0000 Abschlag :0,9000 Artikelrabatt", the discount's colon lost and a "1" read at its end.
+      [left("Bruttopreis :30,0000 Abschlag", 0.32), right("0,9000", 0.59), left("Artikelrabatt", 0.6), right("1", 0.7)],
+      [left("Anzahl Packstücke: 1 Palette", 0.32)],
+    ];
+    const scanned = page(1, lines, [0.12, 0.16, 0.1705, 0.19, 0.21], { source: "ocr" });
+    const table = extractLineItems({ type: "pdf", pages: [scanned] }, de);
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.amount]),
+      [["Mischpalette Joghurt", "2", "58.20"]],
+    );
+  });
+
   it("reads unit prices and quantities with four decimals and U+2010 minus signs", () => {
     assert.equal(priceCell("3,3333", de.locale), "3.3333");
     assert.equal(priceCell("1.000,0000", de.locale), "1000.00");

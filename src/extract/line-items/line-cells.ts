@@ -161,12 +161,12 @@ export function textOnly(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
 
 /**
  * A line that starts with a label of up to three words and a colon, bulleted or not: "Liefer-Datum: 01.09.2013",
- * "Order no : 12", "* Packages: 4".
+ * "Order no : 12", "* Packages: 4", "Bruttopreis :30,0000" (the colon printed against the figure).
  */
 export function keyValue(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
   // The line's text, not its first chunk: OCR may read the label's words apart ("Pedido" | "n.°:" | "R648940").
   const text = (cells.get("description") ?? []).map((c) => c.text).join(" ");
-  return /^(?:[*•·–-]\s*)?\p{L}[^\s:]*(?:\s[^\s:]+){0,2}\s?:(?:\s|$)/u.test(text);
+  return /^(?:[*•·–-]\s*)?\p{L}[^\s:]*(?:\s[^\s:]+){0,2}(?:\s?:(?:\s|$)|\s:(?=\d))/u.test(text);
 }
 
 /** What joins the two dates of a period: "Nov 1 – Dec 1, 2024", "01.08.2024 bis 31.08.2024", "du 1er au 30 juin". */
@@ -398,7 +398,8 @@ export function stripPosition(cells: Map<ColumnRole, Chunk[]>, columns: readonly
 
 /** Quantity x unit price of a line with a description whose amount cell is missing or unreadable. */
 export function impliedAmount(cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): string | null {
-  if (!/\p{L}{3}/u.test(cellText(cells, "description"))) return null;
+  // Not a labelled figure under a row ("Bruttopreis :30,0000 Abschlag :0,9000"), whatever OCR made of its figures.
+  if (!/\p{L}{3}/u.test(cellText(cells, "description")) || keyValue(cells)) return null;
   const quantity = quantityCell(cellText(cells, "quantity"), hints);
   const unitPrice = priceCell(cellText(cells, "unitPrice"), hints);
   if (quantity === null || unitPrice === null) return null;
