@@ -8,10 +8,11 @@
  * line(s), its figures on the line under it, a code under the description); money header cells with a qualifier
  * ("Montant HT", "Price excl. VAT"); tall blocks (a description over three to six lines with the figures, running
  * number and code on a line in its middle); priced rows (a block of three lines each, "(Gross: 12,00)" over the figures,
- * the discount where the unit price stands, "(Net): 10,00" under them, blocks far apart) with a tax breakdown (titles
- * over rates, bases and taxes) under the table; offset rows (a product's name on the line above its figures, a detail
- * line under them, the figures' line with no description text or only a running number); an amount column whose
- * header is blank or a word the reader does not know; English quantity columns headed "Amount" beside a "Total" column.
+ * the discount where the unit price stands, "(Net): 10,00" under them, blocks far apart, the description from the
+ * figures' line or from the gross price's line on) with a tax breakdown (titles over rates, bases and taxes) under the
+ * table; offset rows (a product's name on the line above its figures, a detail line under them, the figures' line with
+ * no description text or only a running number); an amount column whose header is blank or a word the reader does not
+ * know; English quantity columns headed "Amount" beside a "Total" column.
  * Each document is a pure function of its seed.
  *   npm run bench:line-items-synth -- --out bench/out/li-tables --count 200 --seed 1 [--no-scans] [--concurrency N]
  * writes digital/NNNN.pdf and scan/NNNN.jpg|pdf (bench/synth/scan.ts) with labels.jsonl in the dev corpora's format
@@ -654,6 +655,9 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
   const priced =
     !stackedRows && !detailed && !tall && !unnamedAmount && order.includes("unitPrice") && pricedStream.chance(0.2);
   const [grossWord, discountWord, netWord] = PRICE_LABELS[lang];
+  // Half of the priced tables print each row's description from the gross price's line on, over the figures (as
+  // factur-x viewers print a row's name): a stream of its own, so the other documents stay as they were.
+  const nameBesideGross = priced && new Rng(seed ^ 0x6a3e5).chance(0.5);
   // Offset rows, from a stream of their own: a product's name on the line above its figures, a detail line (a service
   // period, more words of the description or a "Key: value" line) under them, the figures' line holding nothing in
   // the description column or only a running number at its left; blocks tight or far apart.
@@ -759,7 +763,7 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
       }
       if (role === "description") {
         descLines.forEach((line, j) => {
-          sheet.text(line, x0.description ?? m, y + (block ? j + 1 : j) * lh, { size });
+          sheet.text(line, x0.description ?? m, y + (block && !nameBesideGross ? j + 1 : j) * lh, { size });
         });
         const code = codes[rows.indexOf(row)];
         if (codeUnder && code !== null && code !== undefined) {
