@@ -131,6 +131,28 @@ describe("extractLineItems: the amount column told by the rows' arithmetic", () 
     assert.equal(table.checks.sumCheck?.closes, true);
   });
 
+  it("reads the count under \"Amount\" where the later total stands on the line under each row", () => {
+    const lines: Cell[][] = [
+      [left("#", 0.08), left("Service", 0.2), right("Amount", 0.55), right("Rate", 0.7), right("Line total", 0.9)],
+      [left("1", 0.08), left("Cloud hosting (monthly)", 0.2), right("32", 0.55), right("540.17", 0.7)],
+      [right("17,285.44", 0.9)],
+      [left("2", 0.08), left("Office chair, ergonomic", 0.2), right("1", 0.55), right("82.00", 0.7)],
+      [right("82.00", 0.9)],
+      [left("3", 0.08), left("Project management", 0.2), right("20", 0.55), right("1,226.33", 0.7)],
+      [right("24,526.60", 0.9)],
+    ];
+    const tops = [0.2, 0.23, 0.2405, 0.27, 0.2805, 0.31, 0.3205];
+    const table = extractLineItems(tableDocument(tablePage(1, lines, { spacing: 0.0105, tops })), en);
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.unitPrice, r.amount]),
+      [
+        ["Cloud hosting (monthly)", "32", "540.17", "17285.44"],
+        ["Office chair, ergonomic", "1", "82.00", "82.00"],
+        ["Project management", "20", "1226.33", "24526.60"],
+      ],
+    );
+  });
+
   it("keeps the first cell naming the amount where the rows do not close that way", () => {
     const lines: Cell[][] = [
       [left("Product", 0.1), right("Amount", 0.45), right("Price", 0.65), right("Total", 0.9)],

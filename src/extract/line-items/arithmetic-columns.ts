@@ -31,12 +31,12 @@ function closingRows(
   lines: readonly VisualLine[],
   from: number,
   hints: LocaleHints,
-  read: (line: VisualLine) => RowFigures,
+  read: (line: VisualLine, next: VisualLine | undefined) => RowFigures,
 ): { rows: number; closing: Chunk[] } {
   let rows = 0;
   const closing: Chunk[] = [];
-  for (const line of lines.slice(from, from + LOOK_AHEAD)) {
-    const { quantity, unitPrice, right } = read(line);
+  for (const [k, line] of lines.slice(from, from + LOOK_AHEAD).entries()) {
+    const { quantity, unitPrice, right } = read(line, lines[from + k + 1]);
     const amount = right === undefined ? null : moneyCell(right.text, hints);
     if (quantity === null || unitPrice === null || right === undefined || amount === null) continue;
     rows++;
@@ -102,16 +102,20 @@ export function quantityByArithmetic(
   const first = header.columns.find((c) => c.role === "amount");
   const price = header.columns.find((c) => c.role === "unitPrice");
   if (first === undefined || price === undefined || !(first.x1 < price.x0 && price.x1 < laterAmount.x0)) return rest;
-  const { rows, closing } = closingRows(lines, from, hints, (line) => {
+  const rightOf = (line: VisualLine | undefined): Chunk | undefined =>
+    line?.chunks.findLast((c) => c.box.x0 > price.x1 && !isPercent(c.text));
+  const { rows, closing } = closingRows(lines, from, hints, (line, next) => {
     const cells = new Map<ColumnRole, Chunk>();
     for (const chunk of line.chunks) {
       const role = columnOf(chunk, header.columns, hints)?.role;
       if (role !== undefined && !cells.has(role)) cells.set(role, chunk);
     }
+    // The later figure on the row's line, or alone right of the price on the line tight under it (an amount set low).
+    const below = next !== undefined && next.box.y0 - line.box.y1 < line.height * 1.1 && next.chunks.length === 1;
     return {
       quantity: quantityCell(cells.get("amount")?.text ?? "", hints)?.quantity ?? null,
       unitPrice: priceCell(cells.get("unitPrice")?.text ?? "", hints),
-      right: line.chunks.findLast((c) => c.box.x0 > price.x1 && !isPercent(c.text)),
+      right: rightOf(line) ?? (below ? rightOf(next) : undefined),
     };
   });
   if (!enoughClose(closing.length, rows)) return rest;
