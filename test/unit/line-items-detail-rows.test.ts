@@ -149,6 +149,31 @@ describe("extractLineItems: ERP rows with details under them", () => {
     );
   });
 
+  it("keeps a long gross price label set against a narrow price column out of the name beside it", () => {
+    const lines: Cell[][] = [
+      [left("Beschreibung", 0.1), right("E-Preis", 0.63), right("Menge", 0.72), right("Betrag", 0.9)],
+      [left("Monitor 27 Zoll", 0.1), right("(Brutto: 38,00)", 0.63)],
+      [right("(Rabatt: 0,00)", 0.63), right("2,5", 0.72), right("95,00", 0.9)],
+      [right("(Netto): 38,00", 0.63)],
+      [left("Bürostuhl, ergonomisch", 0.1), right("(Brutto: 3.692,83)", 0.63)],
+      [right("(Rabatt: 0,00)", 0.63), right("33", 0.72), right("121.863,39", 0.9)],
+      [right("(Netto): 3.692,83", 0.63)],
+      [left("Reisekosten", 0.1), right("(Brutto: 76,26)", 0.63)],
+      [right("(Rabatt: 5,26)", 0.63), right("1", 0.72), right("71,00", 0.9)],
+      [right("(Netto): 71,00", 0.63)],
+    ];
+    const tops = [0.1, 0.13, 0.1405, 0.151, 0.2, 0.2105, 0.221, 0.27, 0.2805, 0.291];
+    const table = extractLineItems({ type: "pdf", pages: [page(1, lines, tops)] }, de);
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.amount]),
+      [
+        ["Monitor 27 Zoll", "2.5", "95.00"],
+        ["Bürostuhl, ergonomisch", "33", "121863.39"],
+        ["Reisekosten", "1", "71.00"],
+      ],
+    );
+  });
+
   it("reads unit prices and quantities with four decimals and U+2010 minus signs", () => {
     assert.equal(priceCell("3,3333", de.locale), "3.3333");
     assert.equal(priceCell("1.000,0000", de.locale), "1000.00");

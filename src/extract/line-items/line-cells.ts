@@ -60,7 +60,13 @@ export function figureDetail(chunk: Chunk, columns: readonly Column[]): boolean 
   // Not under the amounts: "Netto: 1.234,00" there is a total.
   const amount = columns.find((c) => c.role === "amount");
   if (amount !== undefined && chunk.box.x1 > amount.x0) return false;
-  return figures.length > 0 && centre >= Math.min(...figures.map((c) => c.x0));
+  if (figures.length === 0) return false;
+  // Centred among the figure columns, or set right against one of them and running left past its header (a long
+  // label beside a row's name on the same line).
+  return (
+    centre >= Math.min(...figures.map((c) => c.x0)) ||
+    figures.some((c) => chunk.box.x1 > c.x0 && chunk.box.x1 <= c.x1 + (c.x1 - c.x0) * 0.1)
+  );
 }
 
 /** The folded words of the line's first text chunks: where a subtotal or total line names itself. */
