@@ -131,7 +131,7 @@ describe("extractLineItems: the amount column told by the rows' arithmetic", () 
     assert.equal(table.checks.sumCheck?.closes, true);
   });
 
-  it("reads the count under \"Amount\" where the later total stands on the line under each row", () => {
+  it('reads the count under "Amount" where the later total stands on the line under each row', () => {
     const lines: Cell[][] = [
       [left("#", 0.08), left("Service", 0.2), right("Amount", 0.55), right("Rate", 0.7), right("Line total", 0.9)],
       [left("1", 0.08), left("Cloud hosting (monthly)", 0.2), right("32", 0.55), right("540.17", 0.7)],
