@@ -53,6 +53,43 @@ describe("extractLineItems: stacked rows and qualified header cells", () => {
     assert.equal(table.checks.sumCheck?.closes, true);
   });
 
+  it("gives a first stacked row its description wrapped over two lines, the first running across the figure columns", () => {
+    const header: Cell[] = [
+      ["No.", 0.06, 0.09],
+      ["Description", 0.12, 0.22],
+      ["Qty", 0.5, 0.53],
+      ["Unit price", 0.6, 0.68],
+      ["Amount", 0.86, 0.93],
+    ];
+    const table = extractLineItems(
+      doc(
+        [
+          header,
+          [left("Website maintenance including delivery and installation on site as agreed in the offer", 0.12)],
+          [left("of the 3rd of March", 0.12)],
+          [left("1", 0.06), left("VN-91989", 0.12), right("1", 0.53), right("32.00", 0.68), right("32.00", 0.93)],
+          [left("Consulting services", 0.12)],
+          [left("2", 0.06), left("TM-83925", 0.12), right("1", 0.53), right("672.60", 0.68), right("672.60", 0.93)],
+          [],
+          [left("Subtotal", 0.6), right("704.60", 0.93)],
+        ],
+        [0.1, 0.125, 0.137, 0.149, 0.164, 0.176, 0.19, 0.205],
+      ),
+      { ...en, subtotal: "704.60" },
+    );
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.amount, r.productCode]),
+      [
+        [
+          "Website maintenance including delivery and installation on site as agreed in the offer of the 3rd of March",
+          "32.00",
+          "VN-91989",
+        ],
+        ["Consulting services", "672.60", "TM-83925"],
+      ],
+    );
+  });
+
   it("still gives wrapped lines under a row's figures to that row", () => {
     const header: Cell[] = [
       ["Description", 0.08, 0.2],

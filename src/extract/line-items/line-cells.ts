@@ -217,15 +217,24 @@ function cellsBelow(
   return lineCells(next, columns, hints);
 }
 
-/** Whether the line right under line i is a row's figures, tight under it (a wide stacked description over them). */
+/**
+ * Whether a row's figures follow line i tight under it (a wide stacked description over them): right under it, or
+ * under a few more tight lines of text when the figures' line has no description of its own (a code at most).
+ */
 export function figuresTight(
   lines: readonly VisualLine[],
   i: number,
   columns: readonly Column[],
   hints: LocaleHints,
 ): boolean {
-  const cells = cellsBelow(lines, i, columns, hints, 0.8);
-  return cells !== null && [...FIGURE_ROLES].some((role) => (cells.get(role) ?? []).length > 0);
+  for (let k = i; k < i + 4; k++) {
+    const cells = cellsBelow(lines, k, columns, hints, 0.8);
+    if (cells === null) return false;
+    if ([...FIGURE_ROLES].some((role) => (cells.get(role) ?? []).length > 0))
+      return k === i || codeOnly(cellText(cells, "description"));
+    if (!textOnly(cells)) return false;
+  }
+  return false;
 }
 
 /**
