@@ -32,6 +32,28 @@ describe("extractLineItems: the amount column told by the rows' arithmetic", () 
     assert.equal(table.checks.sumCheck?.closes, true);
   });
 
+  it("reads the amount under a header word it does not know where each row's amount stands on the line under it", () => {
+    const lines: Cell[][] = [
+      [left("Description", 0.1), right("Hours", 0.55), right("Unit price net", 0.7), right("Extension", 0.9)],
+      [left("Monitor 27 inch", 0.1), right("19", 0.55), right("70.00", 0.7)],
+      [right("1,330.00", 0.9)],
+      [left("Delivery charge", 0.1), right("16", 0.55), right("14.00", 0.7)],
+      [right("224.00", 0.9)],
+      [left("Website maintenance", 0.1), right("1", 0.55), right("557.19", 0.7)],
+      [right("557.19", 0.9)],
+    ];
+    const tops = [0.2, 0.23, 0.2405, 0.27, 0.2805, 0.31, 0.3205];
+    const table = extractLineItems(tableDocument(tablePage(1, lines, { spacing: 0.0105, tops })), en);
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.unitPrice, r.amount]),
+      [
+        ["Monitor 27 inch", "19", "70.00", "1330.00"],
+        ["Delivery charge", "16", "14.00", "224.00"],
+        ["Website maintenance", "1", "557.19", "557.19"],
+      ],
+    );
+  });
+
   it("reads a column with no header over it as the amount, on a repeated header's page too", () => {
     const header: Cell[] = [left("Bezeichnung", 0.1), right("Menge", 0.55), right("Einzelpreis", 0.7)];
     const page1: Cell[][] = [

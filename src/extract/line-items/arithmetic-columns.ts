@@ -4,7 +4,8 @@
  * quantity x that column = the rightmost number printed right of it (within rounding), that column is the unit price
  * and the amount is that rightmost number column. A header naming the amount twice with no quantity column ("Amount |
  * Product | Price | Total", "Amount" as a count) has its left one read as the quantity where on most rows it times the
- * unit price gives the number under the right one.
+ * unit price gives the number under the right one. Either way the number may stand alone on the line under the row's
+ * other figures (an amount set low).
  */
 import type { LocaleHints } from "../normalise/locale.js";
 import { isPercent, moneyCell, priceCell, quantityCell } from "./cells.js";
@@ -16,27 +17,31 @@ import type { Chunk, VisualLine } from "./lines.js";
 /** Lines under the header looked at: enough rows to tell, no more (the check runs once per table). */
 const LOOK_AHEAD = 40;
 
-/** A row's quantity and unit price as read, and the chunk whose money is to be its amount. */
+/** A row's quantity and unit price as read. */
 interface RowFigures {
   quantity: string | null;
   unitPrice: string | null;
-  right: Chunk | undefined;
 }
 
 /**
- * Of the lines under a header (from `from`, at most LOOK_AHEAD), those `read` finds a quantity, a unit price and an
- * amount on (`rows`), and the amount chunks of those where quantity x unit price = amount (`closing`).
+ * Of the lines under a header (from `from`, at most LOOK_AHEAD), those `read` finds a quantity and a unit price on and
+ * `rightOf` an amount chunk, on the line or alone on the line tight under it (an amount set low), (`rows`), and the
+ * amount chunks of those where quantity x unit price = amount (`closing`).
  */
 function closingRows(
   lines: readonly VisualLine[],
   from: number,
   hints: LocaleHints,
-  read: (line: VisualLine, next: VisualLine | undefined) => RowFigures,
+  read: (line: VisualLine) => RowFigures,
+  rightOf: (line: VisualLine) => Chunk | undefined,
 ): { rows: number; closing: Chunk[] } {
   let rows = 0;
   const closing: Chunk[] = [];
   for (const [k, line] of lines.slice(from, from + LOOK_AHEAD).entries()) {
-    const { quantity, unitPrice, right } = read(line, lines[from + k + 1]);
+    const { quantity, unitPrice } = read(line);
+    const next = lines[from + k + 1];
+    const low = next !== undefined && next.box.y0 - line.box.y1 < line.height * 1.1 && next.chunks.length === 1;
+    const right = rightOf(line) ?? (low ? rightOf(next) : undefined);
     const amount = right === undefined ? null : moneyCell(right.text, hints);
     if (quantity === null || unitPrice === null || right === undefined || amount === null) continue;
     rows++;
@@ -58,19 +63,23 @@ export function amountByArithmetic(
 ): Header {
   const guessed = header.columns.find((c) => c.role === "amount" && c.guessed === true);
   if (guessed === undefined || !header.columns.some((c) => c.role === "quantity")) return header;
-  const { rows, closing } = closingRows(lines, from, hints, (line) => {
-    let quantity: string | null = null;
-    let unitPrice: string | null = null;
-    for (const chunk of line.chunks) {
-      const role = columnOf(chunk, header.columns, hints)?.role;
-      if (role === "quantity") quantity = quantityCell(chunk.text, hints)?.quantity ?? null;
-      if (role === "amount") unitPrice = priceCell(chunk.text, hints);
-    }
-    const right = line.chunks.findLast(
-      (c) => c.box.x0 > guessed.x1 && !isPercent(c.text) && moneyCell(c.text, hints) !== null,
-    );
-    return { quantity, unitPrice, right };
-  });
+  const { rows, closing } = closingRows(
+    lines,
+    from,
+    hints,
+    (line) => {
+      let quantity: string | null = null;
+      let unitPrice: string | null = null;
+      for (const chunk of line.chunks) {
+        const role = columnOf(chunk, header.columns, hints)?.role;
+        if (role === "quantity") quantity = quantityCell(chunk.text, hints)?.quantity ?? null;
+        if (role === "amount") unitPrice = priceCell(chunk.text, hints);
+      }
+      return { quantity, unitPrice };
+    },
+    (line) =>
+      line.chunks.findLast((c) => c.box.x0 > guessed.x1 && !isPercent(c.text) && moneyCell(c.text, hints) !== null),
+  );
   if (closing.length < 2 || closing.length * 3 < rows * 2) return header;
   const amount: Column = {
     role: "amount",
@@ -102,22 +111,23 @@ export function quantityByArithmetic(
   const first = header.columns.find((c) => c.role === "amount");
   const price = header.columns.find((c) => c.role === "unitPrice");
   if (first === undefined || price === undefined || !(first.x1 < price.x0 && price.x1 < laterAmount.x0)) return rest;
-  const rightOf = (line: VisualLine | undefined): Chunk | undefined =>
-    line?.chunks.findLast((c) => c.box.x0 > price.x1 && !isPercent(c.text));
-  const { rows, closing } = closingRows(lines, from, hints, (line, next) => {
-    const cells = new Map<ColumnRole, Chunk>();
-    for (const chunk of line.chunks) {
-      const role = columnOf(chunk, header.columns, hints)?.role;
-      if (role !== undefined && !cells.has(role)) cells.set(role, chunk);
-    }
-    // The later figure on the row's line, or alone right of the price on the line tight under it (an amount set low).
-    const below = next !== undefined && next.box.y0 - line.box.y1 < line.height * 1.1 && next.chunks.length === 1;
-    return {
-      quantity: quantityCell(cells.get("amount")?.text ?? "", hints)?.quantity ?? null,
-      unitPrice: priceCell(cells.get("unitPrice")?.text ?? "", hints),
-      right: rightOf(line) ?? (below ? rightOf(next) : undefined),
-    };
-  });
+  const { rows, closing } = closingRows(
+    lines,
+    from,
+    hints,
+    (line) => {
+      const cells = new Map<ColumnRole, Chunk>();
+      for (const chunk of line.chunks) {
+        const role = columnOf(chunk, header.columns, hints)?.role;
+        if (role !== undefined && !cells.has(role)) cells.set(role, chunk);
+      }
+      return {
+        quantity: quantityCell(cells.get("amount")?.text ?? "", hints)?.quantity ?? null,
+        unitPrice: priceCell(cells.get("unitPrice")?.text ?? "", hints),
+      };
+    },
+    (line) => line.chunks.findLast((c) => c.box.x0 > price.x1 && !isPercent(c.text)),
+  );
   if (!enoughClose(closing.length, rows)) return rest;
   const columns = header.columns.map(
     (c): Column => (c === first ? { ...c, role: "quantity", countedAmount: true } : c),
