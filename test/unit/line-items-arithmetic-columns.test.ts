@@ -54,6 +54,26 @@ describe("extractLineItems: the amount column told by the rows' arithmetic", () 
     );
   });
 
+  it("reads a column with no header over it as the amount where the quantity comes first", () => {
+    const lines: Cell[][] = [
+      [right("Qty", 0.15), left("Description", 0.17), right("Unit price", 0.76)],
+      [right("7.5", 0.15), left("Office chair, ergonomic", 0.17), right("1,875.13", 0.76), right("14,063.48", 0.905)],
+      [right("31", 0.15), left("Project management", 0.17), right("60.00", 0.76), right("1,860.00", 0.905)],
+      [right("1", 0.15), left("Delivery charge", 0.17), right("218.62", 0.76), right("218.62", 0.905)],
+      [right("30", 0.15), left("Replacement filter", 0.17), right("17.00", 0.76), right("510.00", 0.905)],
+    ];
+    const table = extractLineItems(tableDocument(tablePage(1, lines)), en);
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.unitPrice, r.amount]),
+      [
+        ["Office chair, ergonomic", "7.5", "1875.13", "14063.48"],
+        ["Project management", "31", "60.00", "1860.00"],
+        ["Delivery charge", "1", "218.62", "218.62"],
+        ["Replacement filter", "30", "17.00", "510.00"],
+      ],
+    );
+  });
+
   it("reads a column with no header over it as the amount, on a repeated header's page too", () => {
     const header: Cell[] = [left("Bezeichnung", 0.1), right("Menge", 0.55), right("Einzelpreis", 0.7)];
     const page1: Cell[][] = [

@@ -73,7 +73,8 @@ export function amountByArithmetic(
       for (const chunk of line.chunks) {
         const role = columnOf(chunk, header.columns, hints)?.role;
         if (role === "quantity") quantity = quantityCell(chunk.text, hints)?.quantity ?? null;
-        if (role === "amount") unitPrice = priceCell(chunk.text, hints);
+        // Under the guessed column, not a figure right of it that its nearest column is too.
+        if (role === "amount" && chunk.box.x0 <= guessed.x1) unitPrice = priceCell(chunk.text, hints);
       }
       return { quantity, unitPrice };
     },
