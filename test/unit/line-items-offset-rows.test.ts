@@ -125,6 +125,44 @@ describe("extractLineItems: rows whose figures stand between their name and a de
 describe("ownLinesFrom", () => {
   const line = (y0: number, keyed = false): TextLine => ({ chunks: [], y0, y1: y0 + 0.01, height: 0.01, keyed });
 
+  it("reads a first row's name printed right under the header as the row's, not as the header's lower line", () => {
+    // "Consulting services" under "Service": a header word among others, on no header's line.
+    const header: Cell[] = [
+      left("Code", 0.08),
+      left("Service", 0.2),
+      right("Qty", 0.54),
+      right("Unit price", 0.78),
+      right("Amount", 0.92),
+    ];
+    const figures = (code: string, quantity: string, price: string, amount: string): Cell[] => [
+      left(code, 0.08),
+      right(quantity, 0.54),
+      right(price, 0.78),
+      right(amount, 0.92),
+    ];
+    const lines: Cell[][] = [
+      header,
+      [left("Consulting services", 0.2)],
+      figures("RS-3221", "1", "397.77", "397.77"),
+      [left("including delivery and installation", 0.2)],
+      [left("on site as agreed", 0.2)],
+      [left("Installation labour", 0.2)],
+      figures("UG-3370", "18", "816.86", "14,703.48"),
+      [left("including delivery and installation", 0.2)],
+      [left("on site as agreed", 0.2)],
+    ];
+    // Lines 0.0144 apart, the blocks a little further (a third of a line).
+    const tops = [0.1, 0.1144, 0.1288, 0.1432, 0.1576, 0.1763, 0.1907, 0.2051, 0.2195];
+    const table = extractLineItems(tableDocument(tablePage(1, lines, { spacing: 0.0144, tops })), en);
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.amount, r.productCode]),
+      [
+        ["Consulting services including delivery and installation on site as agreed", "397.77", "RS-3221"],
+        ["Installation labour including delivery and installation on site as agreed", "14703.48", "UG-3370"],
+      ],
+    );
+  });
+
   it("takes the lines after the clearly widest gap, else the nearest one, never a Key: value line", () => {
     // Under the figures at 0.31: a detail line tight, then the next row's name after a wider gap.
     assert.equal(ownLinesFrom([line(0.315), line(0.335)], 0.31, 0.35, 0.01, "nearest"), 1);

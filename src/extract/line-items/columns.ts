@@ -508,5 +508,9 @@ export function readHeaderBand(line: VisualLine, above: VisualLine | null, below
   const band = mergeBand(pair[0], pair[1]);
   const merged = readHeader(band.line, [], band.stacked);
   if (merged === null) return single;
-  return single === null || merged.columns.length >= single.columns.length ? merged : single;
+  if (single === null || merged.columns.length > single.columns.length) return merged;
+  if (merged.columns.length < single.columns.length) return single;
+  // A line under a header complete by itself that names no more columns and holds other words than header words is
+  // the first row's text ("Consulting services" under "Service"), not the header's lower line.
+  return pair[1] === below && matchLine(below).unmatched > 0 ? single : merged;
 }
