@@ -510,7 +510,18 @@ export function readHeaderBand(line: VisualLine, above: VisualLine | null, below
   if (merged === null) return single;
   if (single === null || merged.columns.length > single.columns.length) return merged;
   if (merged.columns.length < single.columns.length) return single;
-  // A line under a header complete by itself that names no more columns and holds other words than header words is
-  // the first row's text ("Consulting services" under "Service"), not the header's lower line.
-  return pair[1] === below && matchLine(below).unmatched > 0 ? single : merged;
+  // A line under a header complete by itself that names no more columns, and whose words neither name a cell nor
+  // complete the one over them, is the first row's text ("Consulting services" under "Service"), not the header's
+  // lower line ("unitaire" under "Prix").
+  return pair[1] === below && !completesCells(line, below) ? single : merged;
+}
+
+/** Whether each chunk of `lower` holds header words only, or completes a header phrase with the cell over it. */
+function completesCells(upper: VisualLine, lower: VisualLine): boolean {
+  const phrase = (words: readonly string[]): string => words.filter((w) => w !== "").join(" ");
+  return lower.chunks.every((chunk) => {
+    if (chunk.folded.every((w) => w === "" || isQualifier(w) || isTaxLead(w) || rolesOf(w).length > 0)) return true;
+    const over = upper.chunks.filter((c) => overlap(c.box.x0, c.box.x1, chunk.box.x0, chunk.box.x1) > 0);
+    return over.some((c) => rolesOf(phrase([...c.folded, ...chunk.folded])).length > 0);
+  });
 }

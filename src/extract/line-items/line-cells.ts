@@ -219,7 +219,8 @@ function cellsBelow(
 
 /**
  * Whether a row's figures follow line i tight under it (a wide stacked description over them): right under it, or
- * under a few more tight lines of text when the figures' line has no description of its own (a code at most).
+ * under a few more tight lines of text that start in the description's column (a note across the table starts at its
+ * left edge) when the figures' line has no description of its own (a code at most).
  */
 export function figuresTight(
   lines: readonly VisualLine[],
@@ -227,12 +228,15 @@ export function figuresTight(
   columns: readonly Column[],
   hints: LocaleHints,
 ): boolean {
+  const description = columns.find((c) => c.role === "description");
+  const inDescription = (line: VisualLine | undefined): boolean =>
+    line !== undefined && description !== undefined && line.box.x0 >= description.x0 - line.height;
   for (let k = i; k < i + 4; k++) {
     const cells = cellsBelow(lines, k, columns, hints, 0.8);
     if (cells === null) return false;
     if ([...FIGURE_ROLES].some((role) => (cells.get(role) ?? []).length > 0))
       return k === i || codeOnly(cellText(cells, "description"));
-    if (!textOnly(cells)) return false;
+    if (!textOnly(cells) || !inDescription(lines[i]) || !inDescription(lines[k + 1])) return false;
   }
   return false;
 }
