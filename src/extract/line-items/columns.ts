@@ -407,8 +407,8 @@ function headerBandLine(line: VisualLine): boolean {
  */
 function figureCellTail(upper: VisualLine, lower: VisualLine): boolean {
   if (lower.words.length > 4 || lower.words.some((w) => !/^\p{L}[\p{L}.'’-]*$/u.test(w.text))) return false;
-  const figure = (phrase: string[]): ColumnRole[] =>
-    rolesOf(phrase.filter((w) => w !== "").join(" ")).filter(
+  const figure = (words: readonly string[]): ColumnRole[] =>
+    phraseRoles(words).filter(
       (role) => role === "unitPrice" || role === "amount" || role === "quantity" || role === "taxRate",
     );
   return lower.chunks.every((chunk) => {
@@ -518,10 +518,14 @@ export function readHeaderBand(line: VisualLine, above: VisualLine | null, below
 
 /** Whether each chunk of `lower` holds header words only, or completes a header phrase with the cell over it. */
 function completesCells(upper: VisualLine, lower: VisualLine): boolean {
-  const phrase = (words: readonly string[]): string => words.filter((w) => w !== "").join(" ");
   return lower.chunks.every((chunk) => {
     if (chunk.folded.every((w) => w === "" || isQualifier(w) || isTaxLead(w) || rolesOf(w).length > 0)) return true;
     const over = upper.chunks.filter((c) => overlap(c.box.x0, c.box.x1, chunk.box.x0, chunk.box.x1) > 0);
-    return over.some((c) => rolesOf(phrase([...c.folded, ...chunk.folded])).length > 0);
+    return over.some((c) => phraseRoles([...c.folded, ...chunk.folded]).length > 0);
   });
+}
+
+/** The roles the folded words of two header lines' cells name as one phrase ("prix" + "unitaire"). */
+function phraseRoles(words: readonly string[]): readonly ColumnRole[] {
+  return rolesOf(words.filter((w) => w !== "").join(" "));
 }

@@ -231,12 +231,13 @@ export function figuresTight(
   const description = columns.find((c) => c.role === "description");
   const inDescription = (line: VisualLine | undefined): boolean =>
     line !== undefined && description !== undefined && line.box.x0 >= description.x0 - line.height;
+  const startsInDescription = inDescription(lines[i]);
   for (let k = i; k < i + 4; k++) {
     const cells = cellsBelow(lines, k, columns, hints, 0.8);
     if (cells === null) return false;
     if ([...FIGURE_ROLES].some((role) => (cells.get(role) ?? []).length > 0))
       return k === i || codeOnly(cellText(cells, "description"));
-    if (!textOnly(cells) || !inDescription(lines[i]) || !inDescription(lines[k + 1])) return false;
+    if (!textOnly(cells) || !startsInDescription || !inDescription(lines[k + 1])) return false;
   }
   return false;
 }

@@ -196,9 +196,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     // A later page that repeats the header: what stands above it is the page's letterhead ("FATTURA" | "882456"), no
     // total of the table.
     const headerFrom = p > pageIndex ? lines.findIndex((_, k) => headerAt(lines, k) !== null) : -1;
-    // The page's rows with their figures' lines, and the index of its header's first line (null: none), for blocks.ts.
+    // The page's rows with their figures' lines, for blocks.ts.
     const placed: PlacedRow[] = [];
-    let headerTop = p === pageIndex ? firstFrom : null;
     for (let i = p === pageIndex ? start : 0; i < lines.length; i++) {
       const line = lines[i];
       if (line === undefined || i < headerFrom) continue;
@@ -212,7 +211,6 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         columns = keepColumns(columns, sameAmount(header, first).columns);
         inTable = true;
         headerSeen = true;
-        headerTop = i;
         lastBottom = header.line.box.y1;
         headerBottom = lastBottom;
         reach = lastBottom;
@@ -484,6 +482,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     }
     const last = rows[rows.length - 1];
     if (hangs && pageRows > 0 && last !== undefined) hangUnder(last, hangingLines(between, linesFrom));
+    // Where the page's header starts: the first one's line, a repeated one's, or none.
+    const headerTop = p === pageIndex ? firstFrom : headerFrom >= 0 ? headerFrom : null;
     blockPages.push({ lines, headerTop, placed, columns });
     if (pageEnd === "table") continuing = false;
     // A table that stopped at a wide gap goes on only at a repeated header on the next page.
