@@ -48,6 +48,14 @@ describe("repairConfusions", () => {
     for (const w of ["JIN", "Jin", "AI", "iPhone"]) assert.equal(repairConfusions(w), w);
   });
 
+  it("gives a Latin word Latin letters for Greek and Cyrillic look-alikes, and leaves Greek or Cyrillic words alone", () => {
+    assert.equal(repairConfusions("heiβe"), "heiße");
+    assert.equal(repairConfusions("B\u043ex"), "Box");
+    assert.equal(repairConfusions("\u039cwSt"), "MwSt");
+    assert.equal(repairConfusions("Straβe,"), "Straße,");
+    for (const w of ["βήτα", "\u0421\u0443\u043c\u043c\u0430", "μ", "ΣΥΝΟΛΟ"]) assert.equal(repairConfusions(w), w);
+  });
+
   it("leaves ids, quantities, unit numbers and plain words alone", () => {
     for (const w of [
       "862725-U",

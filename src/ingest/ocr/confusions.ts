@@ -55,8 +55,66 @@ const DIGIT = /\d/;
 const isLetter = (c: string | undefined): boolean => c !== undefined && LETTER.test(c) && !(c in LETTER_FOR);
 const isDigit = (c: string | undefined): boolean => c !== undefined && DIGIT.test(c);
 
+/**
+ * Greek and Cyrillic letters drawn like Latin ones, which a recogniser with a wide alphabet reads inside a Latin word
+ * ("heiβe" for "heiße", a Cyrillic "о" in "Bоx").
+ */
+const LATIN_FOR: Readonly<Record<string, string>> = {
+  β: "ß",
+  α: "a",
+  ο: "o",
+  ν: "v",
+  ρ: "p",
+  ι: "i",
+  κ: "k",
+  χ: "x",
+  υ: "u",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
+  а: "a",
+  е: "e",
+  о: "o",
+  р: "p",
+  с: "c",
+  у: "y",
+  х: "x",
+  і: "i",
+  ј: "j",
+  ѕ: "s",
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  Х: "X",
+};
+
+/** A word with a Latin letter gets Latin letters for the Greek or Cyrillic look-alikes in it; other words stay. */
+function latinLookalikes(word: string): string {
+  if (!/\p{Script=Latin}/u.test(word)) return word;
+  return word.replace(/[\p{Script=Greek}\p{Script=Cyrillic}]/gu, (c) => LATIN_FOR[c] ?? c);
+}
+
 /** Repairs one OCR word; returns it unchanged when it is not clearly a letter word or a number. */
-export function repairConfusions(word: string): string {
+export function repairConfusions(read: string): string {
+  const word = latinLookalikes(read);
   const m = /^([("'[]*)(.*?)([)"'\],;:.!?]*)$/su.exec(word);
   const core = m?.[2] ?? "";
   if (core.length < 3) return word;
