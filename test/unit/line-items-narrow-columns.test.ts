@@ -146,6 +146,60 @@ describe("extractLineItems: narrow columns of e-invoice viewers", () => {
     assert.deepEqual([row?.description, row?.quantity, row?.amount], ["FOURNITURES DIVERSES", "3", "29.00"]);
   });
 
+  it("reads a header cell stacked over and under the titles' line as the header's, and a rate with its category", async () => {
+    // "Bezug Kunde / Bezug Lieferant" over the titles' line and "Kennung / (Typ)" under it, beside "Pos", naming no
+    // column; each row's tax rate printed with its category ("19 % VAT (S)").
+    const rows = await rowsOf([
+      ["Bezug Kunde", 70, 150, 8],
+      ["Bezug Lieferant", 70, 159, 8],
+      ["Pos", 50, 164, 8],
+      ["Beschreibung", 153, 164, 8],
+      ["Nettopreis", 246, 164, 8],
+      ["Menge", 350, 164, 8],
+      ["Steuer", 430, 164, 8],
+      ["Entgelt", 510, 164, 8],
+      ["Kennung", 70, 169, 8],
+      ["(Typ)", 70, 178, 8],
+      ["1", 54, 190, 8],
+      ["Zitronensäure", 153, 190, 8],
+      ["1,00", 275, 190, 8],
+      ["-5 Stk", 355, 190, 8],
+      ["19 % VAT (S)", 405, 190, 8],
+      ["-5,00", 518, 190, 8],
+      ["100ml", 153, 199, 8],
+      ["2", 54, 215, 8],
+      ["Gelierzucker", 153, 215, 8],
+      ["1,45", 275, 215, 8],
+      ["-2 Stk", 355, 215, 8],
+      ["7 % VAT (S)", 410, 215, 8],
+      ["-2,90", 518, 215, 8],
+      ["Extra 250g", 153, 224, 8],
+      ["Positionssumme", 300, 260, 8],
+      ["-7,90", 518, 260, 8],
+    ]);
+    const table = rows.map((r) => [r[0], r[3]]);
+    assert.deepEqual(table, [
+      ["Zitronensäure 100ml", "-5.00"],
+      ["Gelierzucker Extra 250g", "-2.90"],
+    ]);
+    const rates = extractLineItems(
+      await placedTextDocument([
+        ["Pos", 50, 164, 8],
+        ["Beschreibung", 153, 164, 8],
+        ["Menge", 350, 164, 8],
+        ["Steuer", 430, 164, 8],
+        ["Entgelt", 510, 164, 8],
+        ["1", 54, 190, 8],
+        ["Zitronensäure 100ml", 153, 190, 8],
+        ["5 Stk", 355, 190, 8],
+        ["19 % VAT (S)", 405, 190, 8],
+        ["5,00", 518, 190, 8],
+      ]),
+      DE,
+    )?.rows.map((r) => [r.description, r.taxRate]);
+    assert.deepEqual(rates, [["Zitronensäure 100ml", "19.00"]]);
+  });
+
   it("ends the table at another table's column titles on a later page before any row of it", async () => {
     const at = (lines: PlacedLine[]) => lines.map(([text, x, top, size]) => ({ text, x, y: A4.height - top, size }));
     const first = at([

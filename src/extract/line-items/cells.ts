@@ -101,10 +101,16 @@ export function quantityCell(text: string, hints: LocaleHints): Quantity | null 
 
 /** "19%", "19 %", "19,00", "7.0" -> "19.00"; null outside 0..100. */
 export function taxRateCell(text: string): string | null {
-  const match = /^(\d{1,2}(?:[.,]\d{1,3})?|100)\s*%?$/.exec(text.trim());
+  // A rate may print its category after the sign ("19 % VAT (S)", "20% TVA").
+  const match = /^(\d{1,2}(?:[.,]\d{1,3})?|100)\s*(?:%[\p{L}().\s]*)?$/u.exec(text.trim());
   if (match === null) return null;
   const value = Number((match[1] ?? "").replace(",", "."));
   return Number.isFinite(value) && value >= 0 && value <= 100 ? value.toFixed(2) : null;
+}
+
+/** Whether a chunk is a rate followed by its category ("19 % VAT (S)", "20% TVA"). */
+export function isRateWithCategory(text: string): boolean {
+  return /^\d{1,2}(?:[.,]\d{1,3})?\s*%\s*\(?\p{L}[\p{L}().\s]*$/u.test(text.trim());
 }
 
 /** Whether a chunk is a percentage ("19%", "7 %"). */

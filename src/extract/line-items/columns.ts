@@ -4,7 +4,7 @@
  */
 import type { Box, Word } from "../../document/model.js";
 import type { LocaleHints } from "../normalise/locale.js";
-import { isNumeric, isPercent, moneyCell } from "./cells.js";
+import { isNumeric, isPercent, isRateWithCategory, moneyCell } from "./cells.js";
 import { foldWord } from "./fold.js";
 import { type ColumnRole, headerWordOf, isQualifier, isTaxLead, MAX_PHRASE_WORDS, rolesOf } from "./headers.js";
 import { boxOf, type Chunk, type VisualLine } from "./lines.js";
@@ -366,6 +366,15 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
       columns.find((c) => c.role === "unit") ?? { role: "unit", x0: chunk.box.x0, x1: chunk.box.x1, headerWords: [] }
     );
   }
+  // A rate with its category ("19 % VAT (S)") over the tax-rate column is that column's.
+  const rate = columns.find((c) => c.role === "taxRate");
+  if (
+    rate !== undefined &&
+    isRateWithCategory(chunk.text) &&
+    overlap(chunk.box.x0, chunk.box.x1, rate.x0, rate.x1) > 0
+  ) {
+    return rate;
+  }
   // A figure with marks beside it ("-1,00 (RE)") among the figure columns right of the description, under a header
   // cell not understood: no cell of the row, and no text of its description.
   const description = columns.find((c) => c.role === "description");
@@ -528,4 +537,20 @@ function completesCells(upper: VisualLine, lower: VisualLine): boolean {
 /** The roles the folded words of two header lines' cells name as one phrase ("prix" + "unitaire"). */
 function phraseRoles(words: readonly string[]): readonly ColumnRole[] {
   return rolesOf(words.filter((w) => w !== "").join(" "));
+}
+
+/**
+ * Whether `line`, right under a line of the header (`above`), continues a stack of header text that names no column
+ * ("Art-Nr-Kunde", "Art-Nr" over "(Art)" beside "Pos"): a few words, no figure, each chunk starting where such a cell
+ * of the line above starts and standing under no column's title.
+ */
+export function headerStackTail(line: VisualLine, above: VisualLine, columns: readonly Column[]): boolean {
+  if (line.words.length > 3 || hasFigures(line)) return false;
+  const titles = new Set(columns.flatMap((c) => c.headerWords));
+  return line.chunks.every((chunk) => {
+    if (columns.some((c) => overlap(chunk.box.x0, chunk.box.x1, c.x0, c.x1) > 0)) return false;
+    return above.chunks.some(
+      (cell) => Math.abs(cell.box.x0 - chunk.box.x0) < 0.005 && !cell.words.some((w) => titles.has(w)),
+    );
+  });
 }

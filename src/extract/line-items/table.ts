@@ -12,7 +12,7 @@ import type { LocaleHints } from "../normalise/locale.js";
 import { amountByArithmetic, quantityByArithmetic, sameAmount } from "./arithmetic-columns.js";
 import { type PlacedRow, regroupByBlocks } from "./blocks.js";
 import { hasCents } from "./cells.js";
-import { type Column, type Header, readHeaderBand } from "./columns.js";
+import { type Column, type Header, headerStackTail, readHeaderBand } from "./columns.js";
 import { addChunk, brokenAtHyphen, cellText, type DraftRow } from "./draft.js";
 import type { ColumnRole } from "./headers.js";
 import {
@@ -173,6 +173,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
     // The foot of the page's header: a line overlapping it is one of the header's (not the lines of a first row
     // printed tight over each other under it).
     let headerBottom = lastBottom;
+    // The last line read as the header's on the page (its stacked cells may run a line further down).
+    let headerLast: VisualLine | null = p === pageIndex ? first.line : null;
     // The foot of the last line read as part of the table (rows, their text, and the notes printed between rows): a
     // wide gap under it, not under the last row, ends the table.
     let reach = lastBottom;
@@ -213,6 +215,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         headerSeen = true;
         lastBottom = header.line.box.y1;
         headerBottom = lastBottom;
+        headerLast = header.line;
         reach = lastBottom;
         between = [];
         linesFrom = lastBottom;
@@ -223,7 +226,22 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         continue;
       }
       // A line overlapping the header's band is part of it (a header cell OCR put on a line of its own).
-      if (headerSeen && pageRows === 0 && line.box.y0 < headerBottom - line.height * 0.3) continue;
+      if (headerSeen && pageRows === 0 && line.box.y0 < headerBottom - line.height * 0.3) {
+        headerLast = line;
+        continue;
+      }
+      // So is a line right under it that continues a stack of its text naming no column ("(Art)" under "Art-Nr").
+      if (
+        headerSeen &&
+        pageRows === 0 &&
+        headerLast !== null &&
+        line.box.y0 - headerBottom < line.height * 0.8 &&
+        headerStackTail(line, headerLast, columns)
+      ) {
+        headerLast = line;
+        headerBottom = line.box.y1;
+        continue;
+      }
       // Column titles under rows, or on a later page before the table resumed without its header: another table.
       if ((pageRows > 0 || (!inTable && rows.length > 0)) && titlesAcross(line, columns)) {
         pageEnd = "table";
