@@ -150,6 +150,37 @@ describe("line items: scanned rows", () => {
     );
   });
 
+  it("keeps notes under a scanned row's figures in the table, measured in the lines' height", () => {
+    // Each row's notes (its position in the offer, its gross price) a little apart under its figures, as an e-invoice
+    // viewer prints them; OCR boxes the notes' words as high as their letters.
+    const rows = rowsOf(
+      tableDocument(
+        glyphBoxes(
+          tablePage(
+            1,
+            [
+              [text("Descrizione", 0.1), num("Q.tà", 0.56), text("Prezzo unitario", 0.6), num("Totale", 0.92)],
+              [text("Tecnico installatore", 0.1), num("3", 0.56), num("43,20", 0.7), num("129,60", 0.92)],
+              [text("01 Montaggio proiettore", 0.1)],
+              [text("Prezzo lordo : 43,20", 0.1)],
+              [text("Supporto a soffitto", 0.1), num("1", 0.56), num("122,50", 0.7), num("122,50", 0.92)],
+              [text("02 Fuori offerta", 0.1)],
+              [text("Totale imponibile netto", 0.6), num("252,10", 0.92)],
+            ],
+            { source: "ocr", tops: [0.2, 0.23, 0.265, 0.29, 0.33, 0.365, 0.45] },
+          ),
+        ),
+      ),
+    );
+    assert.deepEqual(
+      rows.map((r) => [r[0], r[3]]),
+      [
+        ["Tecnico installatore", "129.60"],
+        ["Supporto a soffitto", "122.50"],
+      ],
+    );
+  });
+
   it("goes on at a row's upper line under the table, however near it stands", () => {
     // Priced rows: "(Lordo: ...)" over each product's figures, the blocks 3.6 line heights apart; the second row's
     // figures boxed as low as their digits' x-height.

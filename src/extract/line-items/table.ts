@@ -293,7 +293,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         ((stacked !== true && noteAcross(cells, columns) && !figuresTight(lines, i, columns, hints)) ||
           (noteBottom !== null && textOnly(cells) && line.box.y0 - noteBottom < line.height * 1.1))
       ) {
-        if (inTable && pageRows > 0 && reachGap < line.height * 2.5) reach = line.box.y1;
+        if (inTable && pageRows > 0 && reachGap < gapUnit(line) * 2.5) reach = line.box.y1;
         noteBottom = line.box.y1;
         continue;
       }
@@ -473,7 +473,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         continue;
       }
       // A note between rows (delivery details, a discount's basis) printed tight under the table's last line.
-      if (pageRows > 0 && reachGap < line.height * 2.5) {
+      if (pageRows > 0 && reachGap < gapUnit(line) * 2.5) {
         reach = line.box.y1;
         // A row's own labelled figures tight under it ("(Net): 10,00"): the row ends there.
         if (cells.size === 0 && gap < line.height * 1.5) {
