@@ -200,6 +200,39 @@ describe("extractLineItems: narrow columns of e-invoice viewers", () => {
     assert.deepEqual(rates, [["Zitronensäure 100ml", "19.00"]]);
   });
 
+  it("reads a size set apart from the name under it ('Zitronensäure' | '100ml') as the name's, not a quantity", async () => {
+    const rows = await rowsOf([
+      ["GTIN", 50, 160, 8],
+      ["Art-Nr-Lieferant", 130, 160, 8],
+      ["Menge", 290, 160, 8],
+      ["Nettopreis", 400, 160, 8],
+      ["Nettowert", 510, 160, 8],
+      ["Artikelbezeichnung", 130, 169, 8],
+      ["4123456000014", 50, 190, 8],
+      ["ZS997", 130, 190, 8],
+      ["-5,0000 Stk.", 285, 190, 8],
+      ["1,0000", 420, 190, 8],
+      ["-5,00", 525, 190, 8],
+      ["Zitronensäure", 130, 199, 8],
+      ["100ml", 238, 199, 8],
+      ["4123456000021", 50, 215, 8],
+      ["GZ250", 130, 215, 8],
+      ["-2,0000 Stk.", 285, 215, 8],
+      ["1,4500", 420, 215, 8],
+      ["-2,90", 525, 215, 8],
+      ["Gelierzucker Extra 250g", 130, 224, 8],
+      ["Summe Positionen", 300, 260, 8],
+      ["-7,90", 525, 260, 8],
+    ]);
+    assert.deepEqual(
+      rows.map((r) => [r[0], r[1], r[3]]),
+      [
+        ["Zitronensäure 100ml", "-5", "-5.00"],
+        ["Gelierzucker Extra 250g", "-2", "-2.90"],
+      ],
+    );
+  });
+
   it("ends the table at another table's column titles on a later page before any row of it", async () => {
     const at = (lines: PlacedLine[]) => lines.map(([text, x, top, size]) => ({ text, x, y: A4.height - top, size }));
     const first = at([

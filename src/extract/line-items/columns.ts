@@ -33,6 +33,9 @@ export interface Header {
   laterAmount?: Column;
 }
 
+/** A size glued to its number: millilitres to kilograms, millimetres to metres. */
+const MEASURE = /^\d+(?:[.,]\d+)?(?:ml|cl|dl|l|mg|g|kg|mm|cm|m)$/i;
+
 const NUMERIC_ROLES: ReadonlySet<ColumnRole> = new Set(["quantity", "unitPrice", "amount", "taxRate", "position"]);
 
 interface Match {
@@ -290,6 +293,18 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
     ) {
       return code;
     }
+    // A measure glued to its number ("100ml", "250g") under the description's title and clear of the quantity's is
+    // the product's size, part of its name, not a quantity.
+    const description = columns.find((c) => c.role === "description");
+    const quantity = columns.find((c) => c.role === "quantity");
+    if (
+      description !== undefined &&
+      MEASURE.test(chunk.text) &&
+      overlap(chunk.box.x0, chunk.box.x1, description.x0, description.x1) > 0 &&
+      (quantity === undefined || overlap(chunk.box.x0, chunk.box.x1, quantity.x0, quantity.x1) === 0)
+    ) {
+      return description;
+    }
     // "3 Stk" is a quantity with its unit; "4 Eisvogel" under a position column is a numbered description.
     const candidates =
       /^\d[\d.,]*\s*\p{L}/u.test(chunk.text) && moneyCell(chunk.text, hints) === null
@@ -304,7 +319,6 @@ export function columnOf(chunk: Chunk, columns: readonly Column[], hints: Locale
         best = c;
       }
     }
-    const description = columns.find((c) => c.role === "description");
     if (best !== null) {
       const width = Math.max(best.x1 - best.x0, 0.03);
       if (bestScore <= Math.max(width * 1.5, 0.06)) return best;
