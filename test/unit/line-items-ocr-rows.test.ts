@@ -181,6 +181,45 @@ describe("line items: scanned rows", () => {
     );
   });
 
+  it("reads priced blocks on however OCR misread their quantities ('25(Sconto:', 'fScono: 15,06)', none)", () => {
+    // Each product a block: "(Lordo: ...)" beside its name, its quantity and "(Sconto: ...)" beside its amount, then
+    // "(Netto): ..."; the blocks far apart. OCR ran a quantity into the label after it, read another label as noise,
+    // and lost a third quantity entirely.
+    const block = (name: string, gross: string, middle: Cell[], net: string): Cell[][] => [
+      [text(name, 0.1), text(`(Lordo: ${gross})`, 0.68)],
+      [...middle],
+      [text(`(Netto): ${net}`, 0.69)],
+    ];
+    const rows = rowsOf(
+      tableDocument(
+        tablePage(
+          1,
+          [
+            [text("Descrizione", 0.1), num("Q.tà", 0.64), text("Prezzo unitario", 0.71), num("Totale", 0.92)],
+            ...block("Manutenzione impianto", "386,38", [text("(Sconto: 58,45)", 0.64), num("327,93", 0.92)], "327,93"),
+            ...block("Licenza software", "829,92", [text("25(Sconto: 0,00)", 0.63), num("20.748,00", 0.92)], "829,92"),
+            ...block("Spese di spedizione", "101,06", [text("fScono: 15,06)", 0.63), num("731,00", 0.92)], "86,00"),
+            ...block("Carta A4", "7,00", [text("5", 0.63), text("(Sconto: 0,00)", 0.645), num("35,00", 0.92)], "7,00"),
+            [text("Totale imponibile", 0.6), num("22.041,93", 0.92)],
+          ],
+          {
+            source: "ocr",
+            tops: [0.1, 0.12, 0.134, 0.148, 0.21, 0.224, 0.238, 0.32, 0.334, 0.348, 0.42, 0.434, 0.448, 0.53],
+          },
+        ),
+      ),
+    );
+    assert.deepEqual(
+      rows.map((r) => [r[0], r[1], r[3]]),
+      [
+        ["Manutenzione impianto", null, "327.93"],
+        ["Licenza software", "25", "20748.00"],
+        ["Spese di spedizione", null, "731.00"],
+        ["Carta A4", "5", "35.00"],
+      ],
+    );
+  });
+
   it("goes on at a row's upper line under the table, however near it stands", () => {
     // Priced rows: "(Lordo: ...)" over each product's figures, the blocks 3.6 line heights apart; the second row's
     // figures boxed as low as their digits' x-height.

@@ -258,7 +258,10 @@ export function rowInBlock(
     if (line === undefined || (k > i && above !== undefined && line.box.y0 - above.box.y1 >= line.height * 1.1)) break;
     const cells = lineCells(line, columns, hints);
     if (stopOf(line, cells, hints) !== null) return false;
-    if (amountOf(cells, hints) !== null) return productFigures(cells);
+    // A product's figures, or a block priced by labelled figures ("(Bruto: 71,00)") whose quantity OCR lost.
+    if (amountOf(cells, hints) !== null) {
+      return productFigures(cells) || lines.slice(i, k + 1).some((l) => l.chunks.some((c) => figureDetail(c, columns)));
+    }
   }
   return false;
 }
@@ -398,7 +401,9 @@ export function indentedTotal(
   if (description === undefined) return false;
   if ((cells.get("quantity") ?? []).length > 0 || (cells.get("unitPrice") ?? []).length > 0) return false;
   const label = line.chunks.find((c) => /\p{L}/u.test(c.text) && moneyCell(c.text, hints) === null);
-  return label !== undefined && label.box.x0 > description.x0 + 0.2;
+  // A bracketed labelled figure of the row ("(Descuento: 15,06)"), however OCR read its label, labels no total.
+  if (label === undefined || /:\s*[-+]?\d[\d.,]*\)$/.test(label.text)) return false;
+  return label.box.x0 > description.x0 + 0.2;
 }
 
 /** "1 Superdrachen" under "Pos. Artikelbeschreibung": the running number printed in the description's cell. */

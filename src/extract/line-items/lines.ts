@@ -83,6 +83,24 @@ function bracketedFigure(left: Word, right: Word): boolean {
   return BRACKET_LABEL.test(left.text) && BRACKET_FIGURE.test(right.text);
 }
 
+/** A number run into the bracketed label after it: "25(Descuento:". */
+const GLUED_LABEL = /^([-+]?\d[\d.,]*)(\(\p{L}[\p{L}.]*\)?:)$/u;
+
+/**
+ * A word holding a number and the bracketed label after it ("25(Descuento:", the space lost by OCR or a text layer)
+ * as the two words printed, each with its share of the box by characters (and the word's id: both are its tokens).
+ */
+function splitGluedLabel(word: Word): Word[] {
+  const m = GLUED_LABEL.exec(word.text);
+  if (m === null) return [word];
+  const number = m[1] ?? "";
+  const at = word.box.x0 + ((word.box.x1 - word.box.x0) * number.length) / word.text.length;
+  return [
+    { ...word, text: number, box: { ...word.box, x1: at } },
+    { ...word, text: m[2] ?? "", box: { ...word.box, x0: at } },
+  ];
+}
+
 function chunksOf(words: readonly Word[], height: number, aspect: number): Chunk[] {
   const chunks: Chunk[] = [];
   let current: Word[] = [];
@@ -170,6 +188,7 @@ export function visualLines(page: Page): VisualLine[] {
     // Text set vertically (a margin note up the page's edge) is no row's text: a word of three letters or more far
     // taller than wide.
     .filter((w) => w.text.length < 3 || w.box.y1 - w.box.y0 < (w.box.x1 - w.box.x0) * aspect * 1.5)
+    .flatMap(splitGluedLabel)
     .map((w) => {
       if (slope === 0) return w;
       // Turned by an angle, rows slope by dy/dx = slope and columns lean by dx/dy = -slope / aspect².

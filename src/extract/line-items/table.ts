@@ -317,8 +317,10 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         } else if (
           pageRows > 0 &&
           gap - looseBelow(rows[rows.length - 1]) > Math.max(gapUnit(line) * 6, rowGap * 1.3) &&
-          // Past a long run of notes under the last row only a product's row (a quantity or unit price) goes on.
-          (reachGap > gapUnit(line) * 6 || !productFigures(cells))
+          // Past a long run of notes under the last row only a product's row (a quantity or unit price, or labelled
+          // figures about it where OCR lost those) goes on.
+          (reachGap > gapUnit(line) * 6 ||
+            !(productFigures(cells) || detailsAbove.length > 0 || line.chunks.some((c) => figureDetail(c, columns))))
         ) {
           pageEnd = footerOnly(lines, i) ? "page" : "gap";
           break;
