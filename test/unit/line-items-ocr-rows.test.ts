@@ -305,6 +305,31 @@ describe("line items: scanned rows", () => {
     );
   });
 
+  it("reads a detail line whose label's colon OCR read as a semicolon ('Delivery date; C88706712') as no description", () => {
+    const rows = rowsOf(
+      tableDocument(
+        tablePage(
+          1,
+          [
+            [left("Description", 0.1), num("Qty", 0.56), num("Price", 0.75), num("Amount", 0.92)],
+            [left("Project management", 0.1), num("2", 0.56), num("100,00", 0.75), num("200,00", 0.92)],
+            [left("Delivery date; C88706712", 0.1)],
+            [left("Website maintenance", 0.1), num("1", 0.56), num("60,00", 0.75), num("60,00", 0.92)],
+            [left("Order no; L7550272", 0.1)],
+          ],
+          { source: "ocr", tops: [0.1, 0.13, 0.143, 0.17, 0.183] },
+        ),
+      ),
+    );
+    assert.deepEqual(
+      rows.map((r) => [r[0], r[3]]),
+      [
+        ["Project management", "200.00"],
+        ["Website maintenance", "60.00"],
+      ],
+    );
+  });
+
   it("reads a later page's letterhead above its repeated header as no total ('FATTURA' | '882456')", () => {
     const rows = rowsOf(
       tableDocument(

@@ -171,9 +171,16 @@ export function textOnly(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
  */
 export function keyValue(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
   // The line's text, not its first chunk: OCR may read the label's words apart ("Pedido" | "n.°:" | "R648940").
-  const text = (cells.get("description") ?? []).map((c) => c.text).join(" ");
-  return /^(?:[*•·–-]\s*)?\p{L}[^\s:]*(?:\s[^\s:]+){0,2}(?:\s?:(?:\s|$)|\s:(?=\d))/u.test(text);
+  const chunks = cells.get("description") ?? [];
+  const text = chunks.map((c) => c.text).join(" ");
+  // OCR reads a label's colon as a semicolon ("Delivery date; C88706712").
+  const scanned = chunks.some((c) => c.words.some((w) => w.source === "ocr"));
+  return (scanned ? KEY_VALUE_SCANNED : KEY_VALUE).test(text);
 }
+
+/** A label of up to three words and its colon: "Lieferdatum: ...", "Bruttopreis :30,0000". */
+const KEY_VALUE = /^(?:[*•·–-]\s*)?\p{L}[^\s:]*(?:\s[^\s:]+){0,2}(?:\s?:(?:\s|$)|\s:(?=\d))/u;
+const KEY_VALUE_SCANNED = /^(?:[*•·–-]\s*)?\p{L}[^\s:;]*(?:\s[^\s:;]+){0,2}(?:\s?[:;](?:\s|$)|\s[:;](?=\d))/u;
 
 /** What joins the two dates of a period: "Nov 1 – Dec 1, 2024", "01.08.2024 bis 31.08.2024", "du 1er au 30 juin". */
 const PERIOD_JOIN = /\s+(?:–|—|-|to|until|through|bis|au|al|tot)\s+/iu;
