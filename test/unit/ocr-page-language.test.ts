@@ -46,7 +46,29 @@ const MALAYSIAN_RECEIPT = `KEDAI RUNCIT ANEKA SDN BHD (123456-X) NO 12 JALAN TAM
 LUMPUR TEL 03-4108 1234 RESIT TUNAI TARIKH 12/03/2019 MILO 3IN1 12.90 ROTI 2.50 JUMLAH 15.40 TUNAI 20.00 BAKI 4.60
 TERIMA KASIH SILA DATANG LAGI`;
 
+/**
+ * A Portuguese invoice read with English (accents lost: "Preco", "Manutencao"): "de" on every line and "IVA" voted
+ * Spanish while no Portuguese word was counted.
+ */
+const PORTUGUESE_ROWS = `Fornecedor Lda FATURA FT 2026/118 Rua das Flores 92 4050-262 Porto Data 12/03/2026 NIF 509 442 013
+# Produto Quantidade Preco unitario IVA Montante 1 Servicos de consultoria LK-63631 1 96,21 23% 96,21
+2 Papel A4 (caixa de 5) GU-61104 40 17,15 23% 686,00 3 Desconto comercial 10% 23% -3,90
+4 Manutencao do site GK-94748 1 362,16 23% 362,16 5 Servicos de consultoria 36 260,17 23% 9 366,12
+6 Licenca de software anual EW-74738 39 53,00 23% 2 067,00 7 Portes XH-03693 1 78,00 23% 78,00
+Total sem IVA 12 651,75 IVA 23% 2 909,90 Total 15 561,65 Vencimento 11/04/2026`;
+
+/** An Italian invoice read with English ("quantita", "Quantita" for "quantità"). */
+const ITALIAN_ROWS = `Rossi Forniture S.r.l. Via Roma 12 20121 Milano FATTURA N. 2026/88 Data 03/03/2026 P.IVA IT01234567890
+Descrizione Quantita Prezzo unitario Sconto Importo Manutenzione impianto annuale 2 100,00 200,00
+Licenza software 1 49,00 49,00 Carta A4 (confezione da 5) 10 3,90 39,00 Spese di spedizione 1 9,00 9,00
+Totale imponibile 297,00 IVA 22% 65,34 Totale fattura 362,34 Scadenza 02/04/2026 Codice IBAN IT60X0542811101000000123456`;
+
 describe("the language of a page's second reading", () => {
+  it("reads Portuguese and Italian pages read with English as themselves, not Spanish", () => {
+    assert.equal(pageLanguage(words(PORTUGUESE_ROWS)), "por");
+    assert.equal(pageLanguage(words(ITALIAN_ROWS)), "ita");
+  });
+
   it("reads a German page of many figures read with English as German", () => {
     assert.equal(pageLanguage(words(GERMAN_ROWS)), "deu");
   });
