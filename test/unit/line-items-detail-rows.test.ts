@@ -174,6 +174,37 @@ describe("extractLineItems: ERP rows with details under them", () => {
     );
   });
 
+  it("reads labelled figures under a unit's title as details, and ends the table at a tax breakdown's titles", () => {
+    // "(Rabatt: ...)" and "(Netto): ..." overlap the unit's column; the tax breakdown's titles name no column of the
+    // items' header ("MwSt-Aufstellung | MwSt-Satz | Nettobetrag | MwSt-Betrag" under "Einheit", "Preis", "Gesamt").
+    const lines: Cell[][] = [
+      [
+        left("Beschreibung", 0.1),
+        right("Menge", 0.5),
+        left("Einheit", 0.52),
+        right("Preis", 0.75),
+        right("Gesamt", 0.9),
+      ],
+      [left("Monitor 27 Zoll", 0.1), left("(Brutto: 38,00)", 0.55)],
+      [right("2,5", 0.5), left("Stk", 0.52), left("(Rabatt: 0,00)", 0.57), right("38,00", 0.75), right("95,00", 0.9)],
+      [left("(Netto): 38,00", 0.55)],
+      [left("Reisekosten", 0.1), left("(Brutto: 76,26)", 0.55)],
+      [right("1", 0.5), left("(Rabatt: 5,26)", 0.55), right("71,00", 0.75), right("71,00", 0.9)],
+      [left("(Netto): 71,00", 0.55)],
+      [left("MwSt-Aufstellung", 0.1), left("MwSt-Satz", 0.55), left("Nettobetrag", 0.7), left("MwSt-Betrag", 0.83)],
+      [right("19%", 0.6), right("166,00", 0.78), right("31,54", 0.9)],
+    ];
+    const tops = [0.1, 0.13, 0.1405, 0.151, 0.2, 0.2105, 0.221, 0.27, 0.2805];
+    const table = extractLineItems({ type: "pdf", pages: [page(1, lines, tops)] }, de);
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.unit, r.amount]),
+      [
+        ["Monitor 27 Zoll", "2.5", "Stk", "95.00"],
+        ["Reisekosten", "1", null, "71.00"],
+      ],
+    );
+  });
+
   it("reads unit prices and quantities with four decimals and U+2010 minus signs", () => {
     assert.equal(priceCell("3,3333", de.locale), "3.3333");
     assert.equal(priceCell("1.000,0000", de.locale), "1000.00");

@@ -26,7 +26,9 @@ export function lineCells(line: VisualLine, columns: readonly Column[], hints: L
     .flatMap((c) => splitFigures(c, columns, hints));
   for (const chunk of chunks) {
     const column = chunks.length === 1 ? loneColumn(chunk, columns, hints) : columnOf(chunk, columns, hints);
-    if (column === null || (column.role === "description" && figureDetail(chunk, columns))) continue;
+    // A labelled figure among the figures is a detail, under the description's title or a unit's it overlaps.
+    const text = column?.role === "description" || column?.role === "unit";
+    if (column === null || (text && figureDetail(chunk, columns))) continue;
     // A currency sign wrapped under its amount ("7 317,92" over "€") is no cell of the line; "(EUR)" is a header's.
     const money = column.role === "amount" || column.role === "unitPrice";
     if (money && !/[()]/.test(chunk.text) && currencyMark(chunk.text, hints)) continue;
@@ -286,6 +288,43 @@ export function titlesAcross(line: VisualLine, columns: readonly Column[]): bool
     (c) => c.box.x0 >= from && (rolesOf(c.folded.join(" ")).length > 0 || rolesOf(c.folded[0] ?? "").length > 0),
   );
   return titles.length >= 2;
+}
+
+/** Words naming a tax in a tax breakdown's titles, in the header languages. */
+const TAX_WORDS = new Set([
+  "tax",
+  "vat",
+  "gst",
+  "sst",
+  "iva",
+  "tva",
+  "btw",
+  "mwst",
+  "ust",
+  "imposta",
+  "imposto",
+  "impuesto",
+  "cuota",
+  "taxa",
+  "cukai",
+]);
+
+/**
+ * The titles of a tax breakdown ("Resumo IVA | Taxa | Base tributável | Valor IVA", "MwSt-Aufstellung | MwSt-Satz |
+ * Nettobetrag | MwSt-Betrag"): three cells or more, no figure, two of them naming a tax. Under rows it starts
+ * another table, whatever words name its columns.
+ */
+export function taxTableTitles(line: VisualLine): boolean {
+  if (line.chunks.length < 3 || line.chunks.some((c) => /\d/.test(c.text))) return false;
+  const taxed = line.chunks.filter((c) =>
+    c.words.some((word) =>
+      word.text
+        .split(/[^\p{L}]+/u)
+        .map(foldWord)
+        .some((w) => TAX_WORDS.has(w) || w.endsWith("steuer")),
+    ),
+  );
+  return taxed.length >= 2;
 }
 
 /** Whether a row has a quantity or a unit price (a product's row, not a discount, a charge or a total). */

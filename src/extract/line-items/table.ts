@@ -38,6 +38,7 @@ import {
   stopOf,
   stripPosition,
   takeUpper,
+  taxTableTitles,
   textOnly,
   titlesAcross,
   upperCells,
@@ -243,7 +244,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         continue;
       }
       // Column titles under rows, or on a later page before the table resumed without its header: another table.
-      if ((pageRows > 0 || (!inTable && rows.length > 0)) && titlesAcross(line, columns)) {
+      if ((pageRows > 0 || (!inTable && rows.length > 0)) && (titlesAcross(line, columns) || taxTableTitles(line))) {
         pageEnd = "table";
         break;
       }
