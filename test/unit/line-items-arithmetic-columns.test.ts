@@ -54,6 +54,28 @@ describe("extractLineItems: the amount column told by the rows' arithmetic", () 
     );
   });
 
+  it("reads a column with no header over it as the amount right of the quantity, the price coming first", () => {
+    // "Concepto | Precio | Cantidad" and no title over the amounts (OCR lost "Importe"): each amount is nearer the
+    // quantity's column than any other, yet no quantity.
+    const es = { locale: localeHints("es-ES") };
+    const lines: Cell[][] = [
+      [left("Concepto", 0.11), left("Precio", 0.594), ["Cantidad", 0.675, 0.745]],
+      [left("Filtro de repuesto", 0.11), right("5,00", 0.64), right("23", 0.735), right("115,00", 0.862)],
+      [left("Formación (media jornada)", 0.11), right("499,38", 0.64), right("1", 0.735), right("499,38", 0.862)],
+      [left("Silla de oficina ergonómica", 0.11), right("941,95", 0.64), right("26", 0.735), right("24.490,70", 0.862)],
+      [left("Base imponible", 0.567), right("25.105,08", 0.862)],
+    ];
+    const table = extractLineItems(tableDocument(tablePage(1, lines)), es);
+    assert.deepEqual(
+      table?.rows.map((r) => [r.description, r.quantity, r.unitPrice, r.amount]),
+      [
+        ["Filtro de repuesto", "23", "5.00", "115.00"],
+        ["Formación (media jornada)", "1", "499.38", "499.38"],
+        ["Silla de oficina ergonómica", "26", "941.95", "24490.70"],
+      ],
+    );
+  });
+
   it("reads a column with no header over it as the amount where the quantity comes first", () => {
     const lines: Cell[][] = [
       [right("Qty", 0.15), left("Description", 0.17), right("Unit price", 0.76)],

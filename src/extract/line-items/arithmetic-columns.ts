@@ -72,7 +72,8 @@ export function amountByArithmetic(
       let unitPrice: string | null = null;
       for (const chunk of line.chunks) {
         const role = columnOf(chunk, header.columns, hints)?.role;
-        if (role === "quantity") quantity = quantityCell(chunk.text, hints)?.quantity ?? null;
+        // The first under the quantity's title: a figure right of it may have that column nearest too.
+        if (role === "quantity" && quantity === null) quantity = quantityCell(chunk.text, hints)?.quantity ?? null;
         // Under the guessed column, not a figure right of it that its nearest column is too.
         if (role === "amount" && chunk.box.x0 <= guessed.x1) unitPrice = priceCell(chunk.text, hints);
       }
