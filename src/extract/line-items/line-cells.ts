@@ -180,9 +180,15 @@ export function keyValue(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
   return (scanned ? KEY_VALUE_SCANNED : KEY_VALUE).test(text);
 }
 
-/** A label of up to three words and its colon: "Lieferdatum: ...", "Bruttopreis :30,0000". */
-const KEY_VALUE = /^(?:[*•·–-]\s*)?\p{L}[^\s:]*(?:\s[^\s:]+){0,2}(?:\s?:(?:\s|$)|\s:(?=\d))/u;
-const KEY_VALUE_SCANNED = /^(?:[*•·–-]\s*)?\p{L}[^\s:;]*(?:\s[^\s:;]+){0,2}(?:\s?[:;](?:\s|$)|\s[:;](?=\d))/u;
+/** A label of up to three words and its mark (`marks`, a character class): "Lieferdatum: ...", "Bruttopreis :30,0000". */
+function keyValuePattern(marks: string): RegExp {
+  return new RegExp(
+    `^(?:[*•·–-]\\s*)?\\p{L}[^\\s${marks}]*(?:\\s[^\\s${marks}]+){0,2}(?:\\s?[${marks}](?:\\s|$)|\\s[${marks}](?=\\d))`,
+    "u",
+  );
+}
+const KEY_VALUE = keyValuePattern(":");
+const KEY_VALUE_SCANNED = keyValuePattern(":;");
 
 /** What joins the two dates of a period: "Nov 1 – Dec 1, 2024", "01.08.2024 bis 31.08.2024", "du 1er au 30 juin". */
 const PERIOD_JOIN = /\s+(?:–|—|-|to|until|through|bis|au|al|tot)\s+/iu;
