@@ -220,6 +220,34 @@ describe("line items: scanned rows", () => {
     );
   });
 
+  it("reads labelled figures whose brackets OCR misread ('8,@conto: 15,06)', '{Netto}: 86,00') as details", () => {
+    const rows = rowsOf(
+      tableDocument(
+        tablePage(
+          1,
+          [
+            [text("Descrizione", 0.1), num("Q.tà", 0.64), text("Prezzo unitario", 0.71), num("Totale", 0.92)],
+            [text("Spese di spedizione", 0.1), text("(Lordo: 101,06)", 0.68)],
+            [text("8,@conto: 15,06)", 0.63), num("688,48", 0.92)],
+            [text("{Netto}: 86,06", 0.69)],
+            [text("Carta A4", 0.1), text("(Lordo: 7,00)", 0.68)],
+            [text("@conto: 0,00)", 0.635), num("35,00", 0.92)],
+            [text("{Netto}: 7,00", 0.69)],
+            [text("Totale imponibile", 0.6), num("723,48", 0.92)],
+          ],
+          { source: "ocr", tops: [0.1, 0.12, 0.134, 0.148, 0.21, 0.224, 0.238, 0.3] },
+        ),
+      ),
+    );
+    assert.deepEqual(
+      rows.map((r) => [r[0], r[1], r[3]]),
+      [
+        ["Spese di spedizione", "8", "688.48"],
+        ["Carta A4", null, "35.00"],
+      ],
+    );
+  });
+
   it("goes on at a row's upper line under the table, however near it stands", () => {
     // Priced rows: "(Lordo: ...)" over each product's figures, the blocks 3.6 line heights apart; the second row's
     // figures boxed as low as their digits' x-height.

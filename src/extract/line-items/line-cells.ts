@@ -56,7 +56,8 @@ function loneColumn(chunk: Chunk, columns: readonly Column[], hints: LocaleHints
  * those figures, not text of the row's description; the row's own figures stand in their columns.
  */
 export function figureDetail(chunk: Chunk, columns: readonly Column[]): boolean {
-  if (!/^\(?\p{L}[\p{L}.\s-]{0,24}\)?\s*:\s*\(?[-+]?\d[\d.,\s]*%?\)?$/u.test(chunk.text)) return false;
+  // Its brackets as OCR may read them too ("{Net}: 60,00", "@escuento: 11,22)").
+  if (!/^[({@]?\p{L}[\p{L}.\s-]{0,24}[)}]?\s*:\s*\(?[-+]?\d[\d.,\s]*%?\)?$/u.test(chunk.text)) return false;
   const figures = columns.filter((c) => FIGURE_ROLES.has(c.role));
   const centre = (chunk.box.x0 + chunk.box.x1) / 2;
   // Not under the amounts: "Netto: 1.234,00" there is a total.

@@ -70,8 +70,11 @@ function splitsNumbers(left: Word, right: Word): boolean {
   );
 }
 
-/** The label of a bracketed figure, as a word: "(Sconto:", "(Netto):"; a code in brackets ("(RE)") is none. */
-const BRACKET_LABEL = /^\(\p{L}[\p{L}.]*\)?:$/u;
+/**
+ * The label of a bracketed figure, as a word: "(Sconto:", "(Netto):", and as OCR may read its brackets ("{Net}:",
+ * "@escuento:"); a code in brackets ("(RE)") is none.
+ */
+const BRACKET_LABEL = /^[({@]\p{L}[\p{L}.]*[)}]?:$/u;
 /** The figure after such a label: "48,63)", "694,03". */
 const BRACKET_FIGURE = /^[-+]?\d[\d.,]*\)?$/;
 
@@ -83,8 +86,11 @@ function bracketedFigure(left: Word, right: Word): boolean {
   return BRACKET_LABEL.test(left.text) && BRACKET_FIGURE.test(right.text);
 }
 
-/** A number run into the bracketed label after it: "25(Descuento:". */
-const GLUED_LABEL = /^([-+]?\d[\d.,]*)(\(\p{L}[\p{L}.]*\)?:)$/u;
+/**
+ * A number run into the bracketed label after it: "25(Descuento:", "8,@escuento:" (a comma read in the space, the
+ * bracket read as "@").
+ */
+const GLUED_LABEL = /^([-+]?\d+(?:[.,]\d+)?)[.,]?([({@]\p{L}[\p{L}.]*[)}]?:)$/u;
 
 /**
  * A word holding a number and the bracketed label after it ("25(Descuento:", the space lost by OCR or a text layer)
