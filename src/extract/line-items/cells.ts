@@ -99,10 +99,16 @@ export function quantityCell(text: string, hints: LocaleHints): Quantity | null 
   return { quantity: plainDecimal(value), unit: match[2] ?? null };
 }
 
+/** A rate's figure: "19", "7,5", "10.000". */
+const RATE = String.raw`\d{1,2}(?:[.,]\d{1,3})?`;
+const TAX_RATE = new RegExp(String.raw`^(${RATE}|100)\s*(?:%[\p{L}().\s]*)?$`, "u");
+const RATE_WITH_CATEGORY = new RegExp(String.raw`^${RATE}\s*%\s*\(?\p{L}[\p{L}().\s]*$`, "u");
+const PERCENT = new RegExp(String.raw`^${RATE}\s*%$`);
+
 /** "19%", "19 %", "19,00", "7.0" -> "19.00"; null outside 0..100. */
 export function taxRateCell(text: string): string | null {
   // A rate may print its category after the sign ("19 % VAT (S)", "20% TVA").
-  const match = /^(\d{1,2}(?:[.,]\d{1,3})?|100)\s*(?:%[\p{L}().\s]*)?$/u.exec(text.trim());
+  const match = TAX_RATE.exec(text.trim());
   if (match === null) return null;
   const value = Number((match[1] ?? "").replace(",", "."));
   return Number.isFinite(value) && value >= 0 && value <= 100 ? value.toFixed(2) : null;
@@ -110,12 +116,12 @@ export function taxRateCell(text: string): string | null {
 
 /** Whether a chunk is a rate followed by its category ("19 % VAT (S)", "20% TVA"). */
 export function isRateWithCategory(text: string): boolean {
-  return /^\d{1,2}(?:[.,]\d{1,3})?\s*%\s*\(?\p{L}[\p{L}().\s]*$/u.test(text.trim());
+  return RATE_WITH_CATEGORY.test(text.trim());
 }
 
 /** Whether a chunk is a percentage ("19%", "7 %"). */
 export function isPercent(text: string): boolean {
-  return /^\d{1,2}(?:[.,]\d{1,3})?\s*%$/.test(text.trim());
+  return PERCENT.test(text.trim());
 }
 
 /** A numeric date -> ISO (day first unless the locale writes month first); other text is returned trimmed. */

@@ -8,6 +8,7 @@ import type { Word } from "../../document/model.js";
 import { parseCurrency } from "../normalise/currency.js";
 import { parseDate } from "../normalise/date.js";
 import type { LocaleHints } from "../normalise/locale.js";
+import { TAX_NOUNS } from "../vocabulary/table-headers.js";
 import { moneyCell, priceCell, quantityCell } from "./cells.js";
 import { type Column, columnOf, overlap } from "./columns.js";
 import { addChunk, cellText } from "./draft.js";
@@ -274,9 +275,12 @@ export function rowInBlock(
     if (line === undefined || (k > i && above !== undefined && line.box.y0 - above.box.y1 >= line.height * 1.1)) break;
     const cells = lineCells(line, columns, hints);
     if (stopOf(line, cells, hints) !== null) return false;
-    // A product's figures, or a block priced by labelled figures ("(Bruto: 71,00)") whose quantity OCR lost.
     if (amountOf(cells, hints) !== null) {
-      return productFigures(cells) || lines.slice(i, k + 1).some((l) => l.chunks.some((c) => figureDetail(c, columns)));
+      return pricedFigures(
+        cells,
+        lines.slice(i, k + 1).flatMap((l) => l.chunks),
+        columns,
+      );
     }
   }
   return false;
@@ -284,11 +288,12 @@ export function rowInBlock(
 
 /**
  * A line of column titles, two or more of them over the figure columns and no figure ("Détail TVA ...  Code  Taux
- * Base TVA  Montant TVA"): the header of another table under the rows (a tax breakdown), too long or too unlike a
- * line-item header to read as one.
+ * Base TVA  Montant TVA"), or a tax breakdown's titles whatever words name its columns: the header of another table
+ * under the rows, too long or too unlike a line-item header to read as one.
  */
 export function titlesAcross(line: VisualLine, columns: readonly Column[]): boolean {
   const figures = columns.filter((c) => FIGURE_ROLES.has(c.role));
+  if (taxTableTitles(line)) return true;
   if (figures.length === 0 || line.chunks.some((c) => /\d/.test(c.text))) return false;
   const from = Math.min(...figures.map((c) => c.x0)) - 0.05;
   const titles = line.chunks.filter(
@@ -297,31 +302,14 @@ export function titlesAcross(line: VisualLine, columns: readonly Column[]): bool
   return titles.length >= 2;
 }
 
-/** Words naming a tax in a tax breakdown's titles, in the header languages. */
-const TAX_WORDS = new Set([
-  "tax",
-  "vat",
-  "gst",
-  "sst",
-  "iva",
-  "tva",
-  "btw",
-  "mwst",
-  "ust",
-  "imposta",
-  "imposto",
-  "impuesto",
-  "cuota",
-  "taxa",
-  "cukai",
-]);
+const TAX_WORDS: ReadonlySet<string> = new Set(TAX_NOUNS);
 
 /**
  * The titles of a tax breakdown ("Resumo IVA | Taxa | Base tributável | Valor IVA", "MwSt-Aufstellung | MwSt-Satz |
- * Nettobetrag | MwSt-Betrag"): three cells or more, no figure, two of them naming a tax. Under rows it starts
- * another table, whatever words name its columns.
+ * Nettobetrag | MwSt-Betrag"): three cells or more, no figure, two of them naming a tax, whatever words name its
+ * columns.
  */
-export function taxTableTitles(line: VisualLine): boolean {
+function taxTableTitles(line: VisualLine): boolean {
   if (line.chunks.length < 3 || line.chunks.some((c) => /\d/.test(c.text))) return false;
   const taxed = line.chunks.filter((c) =>
     c.words.some((word) =>
@@ -332,6 +320,18 @@ export function taxTableTitles(line: VisualLine): boolean {
     ),
   );
   return taxed.length >= 2;
+}
+
+/**
+ * Whether a row is a product's: a quantity or a unit price, or labelled figures about it among `chunks` ("(Bruto:
+ * 71,00)" over figures whose quantity OCR lost).
+ */
+export function pricedFigures(
+  cells: ReadonlyMap<ColumnRole, Chunk[]>,
+  chunks: readonly Chunk[],
+  columns: readonly Column[],
+): boolean {
+  return productFigures(cells) || chunks.some((c) => figureDetail(c, columns));
 }
 
 /** Whether a row has a quantity or a unit price (a product's row, not a discount, a charge or a total). */

@@ -74,7 +74,8 @@ function splitsNumbers(left: Word, right: Word): boolean {
  * The label of a bracketed figure, as a word: "(Sconto:", "(Netto):", and as OCR may read its brackets ("{Net}:",
  * "@escuento:"); a code in brackets ("(RE)") is none.
  */
-const BRACKET_LABEL = /^[({@]\p{L}[\p{L}.]*[)}]?:$/u;
+const LABEL = String.raw`[({@]\p{L}[\p{L}.]*[)}]?:`;
+const BRACKET_LABEL = new RegExp(`^${LABEL}$`, "u");
 /** The figure after such a label: "48,63)", "694,03". */
 const BRACKET_FIGURE = /^[-+]?\d[\d.,]*\)?$/;
 
@@ -90,7 +91,7 @@ function bracketedFigure(left: Word, right: Word): boolean {
  * A number run into the bracketed label after it: "25(Descuento:", "8,@escuento:" (a comma read in the space, the
  * bracket read as "@").
  */
-const GLUED_LABEL = /^([-+]?\d+(?:[.,]\d+)?)[.,]?([({@]\p{L}[\p{L}.]*[)}]?:)$/u;
+const GLUED_LABEL = new RegExp(String.raw`^([-+]?\d+(?:[.,]\d+)?)[.,]?(${LABEL})$`, "u");
 
 /**
  * A word holding a number and the bracketed label after it ("25(Descuento:", the space lost by OCR or a text layer)

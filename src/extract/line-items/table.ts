@@ -33,12 +33,12 @@ import {
   lineCells,
   noteAcross,
   periodLine,
+  pricedFigures,
   productFigures,
   rowInBlock,
   stopOf,
   stripPosition,
   takeUpper,
-  taxTableTitles,
   textOnly,
   titlesAcross,
   upperCells,
@@ -244,7 +244,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         continue;
       }
       // Column titles under rows, or on a later page before the table resumed without its header: another table.
-      if ((pageRows > 0 || (!inTable && rows.length > 0)) && (titlesAcross(line, columns) || taxTableTitles(line))) {
+      if ((pageRows > 0 || (!inTable && rows.length > 0)) && titlesAcross(line, columns)) {
         pageEnd = "table";
         break;
       }
@@ -320,8 +320,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           gap - looseBelow(rows[rows.length - 1]) > Math.max(gapUnit(line) * 6, rowGap * 1.3) &&
           // Past a long run of notes under the last row only a product's row (a quantity or unit price, or labelled
           // figures about it where OCR lost those) goes on.
-          (reachGap > gapUnit(line) * 6 ||
-            !(productFigures(cells) || detailsAbove.length > 0 || line.chunks.some((c) => figureDetail(c, columns))))
+          (reachGap > gapUnit(line) * 6 || !pricedFigures(cells, [...detailsAbove, ...line.chunks], columns))
         ) {
           pageEnd = footerOnly(lines, i) ? "page" : "gap";
           break;

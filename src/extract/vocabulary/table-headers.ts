@@ -347,6 +347,25 @@ export const HEADER_TAX_LEADS: readonly string[] = [
   "tanpa",
 ];
 
+/** Words naming a tax in a tax breakdown's column titles ("Resumo IVA | Taxa", "MwSt-Satz"); "...steuer" too. */
+export const TAX_NOUNS: readonly string[] = [
+  "tax",
+  "vat",
+  "gst",
+  "sst",
+  "iva",
+  "tva",
+  "btw",
+  "mwst",
+  "ust",
+  "imposta",
+  "imposto",
+  "impuesto",
+  "cuota",
+  "taxa",
+  "cukai",
+];
+
 /**
  * Lines that end the table (or, with a number, a page of it): subtotals, totals, tax lines, carried-forward and
  * brought-forward lines, continuation notes. Matched against the start of a line's folded words.
