@@ -688,8 +688,9 @@ export async function generateTableDocument(seed: number): Promise<TableDocument
             : `${offsetStream.pick(DETAIL_KEYS[lang])}: ${offsetStream.letters(1).toUpperCase()}${offsetStream.digits(6)}`;
       const below = wrap(sheet, detail, size, descWidth - indent);
       offsetLines.set(row, { name, below });
-      // A "Key: value" line is a detail of the row, not its description.
-      if (kind !== "key") row.description = `${row.description} ${detail}`;
+      // A "Key: value" line and a service period are details of the row, not its description (an e-invoice's XML
+      // names the item apart from its BillingSpecifiedPeriod).
+      if (kind === "words") row.description = `${row.description} ${detail}`;
     }
   }
   for (const row of rows) {

@@ -144,7 +144,7 @@ describe("line items: scanned rows", () => {
     assert.deepEqual(
       rows.map((r) => [r[0], r[3]]),
       [
-        ["Manutenzione impianto annuale Periodo dal 01/01/2026 al 28/01/2026", "200.00"],
+        ["Manutenzione impianto annuale", "200.00"],
         ["Sconto fedeltà 10%", "-20.00"],
       ],
     );
@@ -274,7 +274,7 @@ describe("line items: scanned rows", () => {
     assert.deepEqual(
       rows.map((r) => [r[0], r[3]]),
       [
-        ["Manutenzione impianto annuale Periodo dal 01/01/2026 al 28/01/2026", "200.00"],
+        ["Manutenzione impianto annuale", "200.00"],
         ["Consulenza tecnica in sede", "50.00"],
       ],
     );

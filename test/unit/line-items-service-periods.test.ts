@@ -1,6 +1,7 @@
 /**
- * Subscription rows (issue #18): the service period printed under an item's name ("Nov 1 – Dec 1, 2024"), or in a
- * period column, is no part of the row's description. Pages are real text-layer PDFs drawn here, read by ingest.
+ * Subscription rows (issue #18): the service period printed under an item's name ("Nov 1 – Dec 1, 2024", "Période de
+ * 01/01/2026 au 31/01/2026", "Abrechnungszeitraum KW 36"), or in a period column, is no part of the row's description,
+ * as an e-invoice's XML names the item apart from its billing period. Pages are real text-layer PDFs drawn here, read by ingest.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -39,6 +40,40 @@ describe("extractLineItems: service periods", () => {
     assert.deepEqual(rows, [
       ["Pro plan", "20.00"],
       ["Additional seats", "20.00"],
+    ]);
+  });
+
+  it("keeps a period named as such out of the description, wrapped or not, under or over the figures", async () => {
+    const rows = await rowsOf(
+      [
+        ["Descripción", 40, 200, 9],
+        ["Cantidad", 300, 200, 9],
+        ["Importe", 500, 200, 9],
+        // Name over the figures, the titled period under them, wrapped after its first date.
+        ["Cable de red CAT6", 40, 220, 9],
+        ["2", 305, 231, 9],
+        ["60,00", 500, 231, 9],
+        ["Periodo del 01/11/2026 al", 40, 242, 9],
+        ["28/11/2026", 40, 253, 9],
+        // Name and period over the figures, in one block.
+        ["Mantenimiento web", 40, 280, 9],
+        ["Periodo del 01/07/2026 al 28/07/2026", 40, 291, 9],
+        ["1", 305, 302, 9],
+        ["120,00", 500, 302, 9],
+        // A calendar week as the period.
+        ["Gastos de viaje", 40, 329, 9],
+        ["1", 305, 340, 9],
+        ["35,00", 500, 340, 9],
+        ["Abrechnungszeitraum KW 36", 40, 351, 9],
+        ["Subtotal", 380, 380, 9],
+        ["215,00", 500, 380, 9],
+      ],
+      "es-ES",
+    );
+    assert.deepEqual(rows, [
+      ["Cable de red CAT6", "60.00"],
+      ["Mantenimiento web", "120.00"],
+      ["Gastos de viaje", "35.00"],
     ]);
   });
 

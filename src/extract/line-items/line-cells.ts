@@ -8,7 +8,7 @@ import type { Word } from "../../document/model.js";
 import { parseCurrency } from "../normalise/currency.js";
 import { parseDate } from "../normalise/date.js";
 import type { LocaleHints } from "../normalise/locale.js";
-import { TAX_NOUNS } from "../vocabulary/table-headers.js";
+import { PERIOD_TITLES, TAX_NOUNS } from "../vocabulary/table-headers.js";
 import { moneyCell, priceCell, quantityCell } from "./cells.js";
 import { type Column, columnOf, overlap } from "./columns.js";
 import { addChunk, cellText } from "./draft.js";
@@ -192,22 +192,38 @@ function keyValuePattern(marks: string): RegExp {
 const KEY_VALUE = keyValuePattern(":");
 const KEY_VALUE_SCANNED = keyValuePattern(":;");
 
-/** What joins the two dates of a period: "Nov 1 – Dec 1, 2024", "01.08.2024 bis 31.08.2024", "du 1er au 30 juin". */
-const PERIOD_JOIN = /\s+(?:–|—|-|to|until|through|bis|au|al|tot)\s+/iu;
-const PERIOD_FROM = /^(?:from|vom|von|du|del|van|de)\s+/iu;
+/**
+ * What joins the two dates of a period: "Nov 1 – Dec 1, 2024", "01.08.2024 bis 31.08.2024", "du 1er au 30 juin", "de
+ * 01/03/2026 a 28/03/2026", "01/03/2026 hingga 28/03/2026".
+ */
+const PERIOD_JOINS = "–|—|-|to|until|through|bis|au|al|a|tot|hingga|sampai";
+const PERIOD_JOIN = new RegExp(`\\s+(?:${PERIOD_JOINS})\\s+`, "iu");
+/** A period wrapped after its first date ends on the word that joins it to the second: "01/11/2026 al". */
+const PERIOD_JOIN_AT_END = new RegExp(`\\s+(?:${PERIOD_JOINS})$`, "iu");
+const PERIOD_FROM = /^(?:from|vom|von|du|del|dal|van|de)\s+/iu;
+/** A period's name before it: "Période du ...", "Billing period: ...". */
+const PERIOD_TITLE = new RegExp(`^(?:${PERIOD_TITLES.join("|")})\\s*:?\\s+`, "iu");
+/** A calendar week as a period: "KW 36", "Week 12/2024". */
+const CALENDAR_WEEK = /^(?:kw|cw|wk|week|woche|semaine|semana|settimana)\.?\s*\d{1,2}(?:\s*\/\s*\d{2,4})?$/iu;
 
 /**
- * A line of the description column that is a date or a period only: the service period printed under a
- * subscription's item ("Nov 1 – Dec 1, 2024"), a detail of the row and no part of its description.
+ * A line of the description column that is a date or a period only, or one named as a period: the service period
+ * printed under a subscription's item ("Nov 1 – Dec 1, 2024", "Période de 01/01/2026 au 31/01/2026",
+ * "Abrechnungszeitraum KW 36"), a detail of the row and no part of its description.
  */
 export function periodLine(cells: ReadonlyMap<ColumnRole, Chunk[]>, hints: LocaleHints): boolean {
-  const text = (cells.get("description") ?? [])
+  const line = (cells.get("description") ?? [])
     .map((c) => c.text)
     .join(" ")
-    .trim()
-    .replace(PERIOD_FROM, "");
-  if (!/\d/.test(text)) return false;
-  const parts = text.split(PERIOD_JOIN);
+    .trim();
+  const text = line.replace(PERIOD_TITLE, "");
+  const titled = text !== line;
+  if (titled && CALENDAR_WEEK.test(text)) return true;
+  // A titled period wrapped after its first date ("Periodo del 01/11/2026 al" over "28/11/2026").
+  const from = text.replace(PERIOD_FROM, "");
+  const dates = titled ? from.replace(PERIOD_JOIN_AT_END, "") : from;
+  if (!/\d/.test(dates)) return false;
+  const parts = dates.split(PERIOD_JOIN);
   return parts.length <= 2 && parts.every((part) => parseDate(part.trim(), hints) !== null);
 }
 

@@ -305,7 +305,10 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           ? (upperCells(cells)?.get("description") ?? (descriptionOnly(cells) ? cells.get("description") : undefined))
           : undefined;
       if (text !== undefined) {
-        between.push({ chunks: text, y0: line.box.y0, y1: line.box.y1, height: line.height, keyed: keyValue(cells) });
+        // A service period between two rows' figures is a detail: its place counts in the rows' blocks, its text in
+        // no description.
+        const chunks = periodLine(cells, hints) ? [] : text;
+        between.push({ chunks, y0: line.box.y0, y1: line.box.y1, height: line.height, keyed: keyValue(cells) });
       }
       if (amount !== null) {
         // A product's figures with no description beside them (nothing, or a running number): its name stands above.
@@ -384,7 +387,12 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       const upperLineCells = stacked !== false && upperLine ? upperCells(cells) : null;
       if (upperLineCells !== null) {
         if (upperBottom === null || line.box.y0 - upperBottom > line.height * 1.1) upper = new Map();
-        for (const [role, chunks] of upperLineCells) for (const chunk of chunks) addChunk(upper, role, chunk);
+        // A service period in the block is a detail of the row, no part of its description.
+        const period = periodLine(cells, hints);
+        for (const [role, chunks] of upperLineCells) {
+          if (period && role === "description") continue;
+          for (const chunk of chunks) addChunk(upper, role, chunk);
+        }
         upperBottom = line.box.y1;
         if (stacked === true) {
           if (inTable) lastBottom = line.box.y1;
@@ -439,8 +447,9 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           current.cells.set("productCode", [...(cells.get("productCode") ?? [])]);
         }
         const text = cells.get("description") ?? [];
-        if (text.length > 0 && (noted.has(current) || detailLine(cells, current))) noted.add(current);
-        else if (text.length > 0) {
+        if (text.length > 0 && (noted.has(current) || detailLine(cells, current) || periodLine(cells, hints))) {
+          noted.add(current);
+        } else if (text.length > 0) {
           for (const chunk of text) addChunk(current.cells, "description", chunk);
           current.bottom = line.box.y1;
           after.push({ chunks: text, y0: line.box.y0, y1: line.box.y1, loose: false });
@@ -513,7 +522,11 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
   }
   for (const row of rows) leadingCodes(row.cells);
   for (const { lines, headerTop, placed, columns } of blockPages) {
-    regroupByBlocks(lines, headerTop, placed, (l) => lineCells(l, columns, hints).get("description") ?? []);
+    // A service period the reading left out of a row stays out.
+    regroupByBlocks(lines, headerTop, placed, (l) => {
+      const cells = lineCells(l, columns, hints);
+      return periodLine(cells, hints) ? [] : (cells.get("description") ?? []);
+    });
   }
   return rows.length === 0 ? null : { header: first, rows };
 }

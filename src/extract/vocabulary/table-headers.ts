@@ -4,6 +4,24 @@
  * taken from any one document.
  */
 
+/**
+ * Names of a service or billing period, as a column's title or before the period under an item ("Période du 01/01/2026
+ * au 31/01/2026", "Abrechnungszeitraum KW 36").
+ */
+export const PERIOD_TITLES: readonly string[] = [
+  "period",
+  "service period",
+  "billing period",
+  "zeitraum",
+  "leistungszeitraum",
+  "abrechnungszeitraum",
+  "période",
+  "periode",
+  "período",
+  "periodo",
+  "tempoh",
+];
+
 /** What a header cell names. "position" is a running number column, read and dropped. */
 export type ColumnRole =
   | "description"
@@ -280,16 +298,7 @@ export const HEADER_PHRASES: Readonly<Record<ColumnRole, readonly string[]>> = {
     "tarikh",
     "leistungsdatum",
     // A service period column: a subscription row's dates are its own cell, not its description.
-    "period",
-    "service period",
-    "billing period",
-    "zeitraum",
-    "leistungszeitraum",
-    "abrechnungszeitraum",
-    "période",
-    "periode",
-    "período",
-    "periodo",
+    ...PERIOD_TITLES,
   ],
   position: ["#", "pos", "position", "no", "nr", "n", "nº", "lfd nr", "bil"],
 };
