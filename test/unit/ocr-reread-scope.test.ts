@@ -81,3 +81,25 @@ describe("rereadLines: which segments go to the recogniser", () => {
     assert.equal(boxes.length, 0);
   });
 });
+
+describe("rereadLines: the page's language", () => {
+  /** A recogniser that reads `text` across the box it is given, each character sure. */
+  function reading(text: string): LineRecogniser {
+    return {
+      readLine: async (_image, box) =>
+        [...text].map((c, i) => ({
+          text: c,
+          prob: 0.99,
+          x: box.left + ((i + 0.5) * (box.right - box.left)) / text.length,
+        })),
+    };
+  }
+
+  it("puts back the ß the recogniser cannot write on a page read in German, not on an English one", async () => {
+    const german = { ...oneLine([["Strake", 0.4]]), language: "deu" };
+    const read = await rereadLines(german, image, reading("StraBe"));
+    assert.equal(read.words[0]?.text, "Straße");
+    const english = await rereadLines(oneLine([["Strake", 0.4]]), image, reading("StraBe"));
+    assert.equal(english.words[0]?.text, "StraBe");
+  });
+});

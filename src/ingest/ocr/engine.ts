@@ -18,6 +18,11 @@ export interface OcrResult {
    * mapped back onto the image as given; absent or 0 when it was read as given. Ingest builds lines on the upright page.
    */
   rotation?: number;
+  /**
+   * The model of the page's language when it was read again in it (languages.ts: "deu", "fra", ...); absent when
+   * English alone read it. The line re-reader puts back that language's letters its recogniser cannot write.
+   */
+  language?: string;
 }
 
 /** One interface, three engines (tesseract CLI, tesseract.js, PaddleOCR); ingest never knows which one it talks to. */

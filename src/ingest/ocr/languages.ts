@@ -12,6 +12,7 @@
  */
 import { guessLanguage } from "../../document/language-guess.js";
 import type { OcrResult } from "./engine.js";
+import { inPageLanguage } from "./german-letters.js";
 
 /** The model every page is read with first. */
 export const FIRST_PASS_LANGUAGE = "eng";
@@ -63,7 +64,8 @@ export function secondPassModels(language: SecondPassLanguage): string {
 
 /**
  * Reads a page with English, then, when the text read is in another language whose model is installed, again with
- * that language first; the second reading replaces the first. `read` runs the engine with a tesseract `-l` value;
+ * that language first; the second reading replaces the first (a German one with its "ß" and "ü" put back, german-letters.ts) and names its
+ * language. `read` runs the engine with a tesseract `-l` value;
  * `installed` lists the models the engine has (asked only when a second reading is wanted).
  */
 export async function readInPageLanguage(
@@ -73,5 +75,6 @@ export async function readInPageLanguage(
   const first = await read(FIRST_PASS_LANGUAGE);
   const language = pageLanguage(first.words);
   if (!language || !(await installed()).has(language)) return first;
-  return read(secondPassModels(language));
+  const second = await read(secondPassModels(language));
+  return { ...second, words: inPageLanguage(second.words, language), language };
 }

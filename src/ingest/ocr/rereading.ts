@@ -11,6 +11,7 @@ import sharp from "sharp";
 import type { RawWord } from "../page-builder.js";
 import { type GreyImage, parsePgm } from "../pgm.js";
 import type { OcrEngine, OcrResult } from "./engine.js";
+import { inLanguage } from "./german-letters.js";
 import { type LineWord, mergeLine, pageWorthRereading, segmentsOf, shouldReread } from "./line-merge.js";
 import { type LineRecogniser, type PixelBox, paddleRecogniser } from "./line-recogniser.js";
 
@@ -93,7 +94,8 @@ export async function rereadLines(
         const index = line[segment[merged.word]!]!;
         const { box: wordBox } = result.words[index]!;
         const split = merged.split && { x0: merged.split.left / image.width, x1: merged.split.right / image.width };
-        const word = { text: merged.text, confidence: merged.confidence, box: { ...wordBox, ...split } };
+        const text = inLanguage(merged.text, result.language);
+        const word = { text, confidence: merged.confidence, box: { ...wordBox, ...split } };
         replacements.set(index, [...(replacements.get(index) ?? []), word]);
       }
     }

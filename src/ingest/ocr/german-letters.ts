@@ -1,0 +1,31 @@
+/**
+ * German letters a German reading still loses. At 200 dpi with a scanner's noise tesseract's German model reads "ß"
+ * as "B" ("LieferantenstraBe", "groBe", "FuB") and "ü" as "ii" ("griin", "fiir", "Miinchen"):
+ * - an upper-case B after a lower-case vowel, inside or at the end of a word of lower-case letters, is no German
+ *   spelling, while "ß" only ever follows a vowel. Brand names written in camel case ("PayBack", "DropBox") keep their
+ *   B: it follows a consonant there, or a single letter ("eBay");
+ * - "ii" between two lower-case letters spells no German word. A word OCR misread otherwise ("jahriich" for
+ *   "jährlich") may come out wrong another way ("jahrüch"), but it was wrong already; "Hawaii" and "II" stay.
+ * The line re-reader's recogniser writes no "ß" at all (its letters are ASCII): its words on a German page are
+ * repaired the same way.
+ */
+const SHARP_S_READ_AS_B = /(?<=\p{L}[aeiouäöü])B(?=\p{Ll}|[.,:;]?$)/gu;
+const U_UMLAUT_READ_AS_II = /(?<=\p{L})ii(?=\p{Ll})/gu;
+
+/** `text` with the "ß" and "ü" a German reading read as "B" and "ii" put back. */
+export function germanLetters(text: string): string {
+  return text.replace(SHARP_S_READ_AS_B, "ß").replace(U_UMLAUT_READ_AS_II, "ü");
+}
+
+/** `text` read on a page in `language` (a tesseract model name; undefined: English) with the letters OCR loses there. */
+export function inLanguage(text: string, language: string | undefined): string {
+  return language === "deu" ? germanLetters(text) : text;
+}
+
+/** Words read on a page in `language` with the letters OCR loses there put back (inLanguage). */
+export function inPageLanguage<W extends { text: string }>(words: readonly W[], language: string | undefined): W[] {
+  return words.map((word) => {
+    const text = inLanguage(word.text, language);
+    return text === word.text ? word : { ...word, text };
+  });
+}
