@@ -17,7 +17,7 @@ export function germanLetters(text: string): string {
   return text.replace(SHARP_S_READ_AS_B, "ß").replace(U_UMLAUT_READ_AS_II, "ü");
 }
 
-/** `text` read on a page in `language` (a tesseract model name; undefined: English) with the letters OCR loses there. */
+/** `text` read on a page in `language` (a tesseract model; undefined: English) with the letters OCR loses there. */
 export function inLanguage(text: string, language: string | undefined): string {
   return language === "deu" ? germanLetters(text) : text;
 }

@@ -64,9 +64,9 @@ export function secondPassModels(language: SecondPassLanguage): string {
 
 /**
  * Reads a page with English, then, when the text read is in another language whose model is installed, again with
- * that language first; the second reading replaces the first (a German one with its "ß" and "ü" put back, german-letters.ts) and names its
- * language. `read` runs the engine with a tesseract `-l` value;
- * `installed` lists the models the engine has (asked only when a second reading is wanted).
+ * that language first; the second reading replaces the first and names its language (a German one with its "ß" and
+ * "ü" put back, german-letters.ts). `read` runs the engine with a tesseract `-l` value; `installed` lists the models
+ * the engine has (asked only when a second reading is wanted).
  */
 export async function readInPageLanguage(
   read: (models: string) => Promise<OcrResult>,
