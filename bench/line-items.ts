@@ -81,7 +81,7 @@
  *   byte for byte the same). Old code on the old labels -> new code on the new: --no-scans --count 200 seed 19 (never
  *   looked at) 0.995 -> 0.996, seed 7 0.991 -> 0.991, seed 9 0.992 -> 0.992; scans --count 60 seed 10 (never looked
  *   at) 0.935 -> 0.936 (the old code on the new labels 0.932, 0.920, 0.919, 0.871). invoices-dev 0.820 -> 0.840,
- *   --scan 0.720 -> 0.740; einvoices-dev 0.222 -> 0.222 (ten rows' descriptions lose their period, their labels still
+ *   --scan 0.720 -> 0.740; einvoices-dev 0.222 -> 0.222 (nine rows' descriptions lose their period, their labels still
  *   the item's name without its printed " - Description"); receipts' rows unchanged.
  */
 import { createHash } from "node:crypto";
