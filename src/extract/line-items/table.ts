@@ -249,6 +249,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         break;
       }
       const cells = lineCells(line, columns, hints);
+      // A service period (under or over a row's figures, beside its code) is a detail of the row, no description.
+      const period = periodLine(cells, hints);
       const stop = stopOf(line, cells, hints);
       if (stop !== null) {
         // A page the table runs on to without its header: totals or tax lines before any row of it end the table.
@@ -305,9 +307,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           ? (upperCells(cells)?.get("description") ?? (descriptionOnly(cells) ? cells.get("description") : undefined))
           : undefined;
       if (text !== undefined) {
-        // A service period between two rows' figures is a detail: its place counts in the rows' blocks, its text in
-        // no description.
-        const chunks = periodLine(cells, hints) ? [] : text;
+        // A period between two rows' figures keeps its place in the rows' blocks, not its text.
+        const chunks = period ? [] : text;
         between.push({ chunks, y0: line.box.y0, y1: line.box.y1, height: line.height, keyed: keyValue(cells) });
       }
       if (amount !== null) {
@@ -387,8 +388,6 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       const upperLineCells = stacked !== false && upperLine ? upperCells(cells) : null;
       if (upperLineCells !== null) {
         if (upperBottom === null || line.box.y0 - upperBottom > line.height * 1.1) upper = new Map();
-        // A service period in the block is a detail of the row, no part of its description.
-        const period = periodLine(cells, hints);
         for (const [role, chunks] of upperLineCells) {
           if (period && role === "description") continue;
           for (const chunk of chunks) addChunk(upper, role, chunk);
@@ -418,7 +417,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
         pageRows > 0 &&
         descriptionOnly(cells) &&
         (lastLoose !== undefined ? looseGap < line.height * 1.1 : gap >= line.height * 1.1 && gap < line.height * 2);
-      if (loose && current !== undefined && (noted.has(current) || keyValue(cells) || periodLine(cells, hints))) {
+      if (loose && current !== undefined && (noted.has(current) || keyValue(cells) || period)) {
         // Details under a row ("Packages: 4"): the lines kept aside before them are details too, not the start of
         // the next row's description. The table runs on past them.
         noted.add(current);
@@ -447,9 +446,8 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
           current.cells.set("productCode", [...(cells.get("productCode") ?? [])]);
         }
         const text = cells.get("description") ?? [];
-        if (text.length > 0 && (noted.has(current) || detailLine(cells, current) || periodLine(cells, hints))) {
-          noted.add(current);
-        } else if (text.length > 0) {
+        if (text.length > 0 && (noted.has(current) || detailLine(cells, current) || period)) noted.add(current);
+        else if (text.length > 0) {
           for (const chunk of text) addChunk(current.cells, "description", chunk);
           current.bottom = line.box.y1;
           after.push({ chunks: text, y0: line.box.y0, y1: line.box.y1, loose: false });
@@ -461,11 +459,7 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       }
       const wrapped = descriptionOnly(cells) || (pageRows > 0 && dateWrapped(cells));
       if (wrapped && gap < line.height * 1.1 && lastLoose === undefined) {
-        if (
-          pageRows > 0 &&
-          current !== undefined &&
-          (noted.has(current) || detailLine(cells, current) || periodLine(cells, hints))
-        ) {
+        if (pageRows > 0 && current !== undefined && (noted.has(current) || detailLine(cells, current) || period)) {
           // "Delivery date: ...", "Order no: ...", a service period: details under the description, and the lines
           // after them.
           noted.add(current);
