@@ -82,6 +82,46 @@ describe("rereadLines: which segments go to the recogniser", () => {
   });
 });
 
+describe("rereadLines: the rows a line is cropped from", () => {
+  /** One line: 20 px tall words at y 100-120 and, beside them, a logo read as a word 70 px tall (y 70-140). */
+  function lineWithLogo(): OcrResult {
+    const word = (text: string, x0: number, y0: number, y1: number) => ({
+      text,
+      confidence: 0.3,
+      box: { x0: x0 / 1000, y0: y0 / 200, x1: (x0 + 80) / 1000, y1: y1 / 200 },
+    });
+    const words = [word("FACTURE", 100, 100, 120), word("F2026", 500, 100, 120), word("©", 600, 70, 140)];
+    return { width: image.width, height: image.height, words, lines: [[0, 1, 2]] };
+  }
+
+  it("leaves out a word more than twice as tall as the line's text, whose rows would shrink the text read", async () => {
+    const { recogniser, boxes } = recording();
+    await rereadLines(lineWithLogo(), image, recogniser);
+    // Two segments (FACTURE apart; F2026 with the logo, 20 px from it), both cropped to the text's rows.
+    assert.deepEqual(
+      boxes.map((b) => [b.left, b.top, b.right, b.bottom]),
+      [
+        [100, 100, 180, 120],
+        [500, 100, 680, 120],
+      ],
+    );
+  });
+
+  it("keeps every word's rows when they are alike", async () => {
+    const { recogniser, boxes } = recording();
+    const result = lineWithLogo();
+    result.words[2] = { ...result.words[2]!, box: { ...result.words[2]!.box, y0: 96 / 200, y1: 126 / 200 } };
+    await rereadLines(result, image, recogniser);
+    assert.deepEqual(
+      boxes.map((b) => [b.top, b.bottom]),
+      [
+        [96, 126],
+        [96, 126],
+      ],
+    );
+  });
+});
+
 describe("rereadLines: the page's language", () => {
   /** A recogniser that reads `text` across the box it is given, each character sure. */
   function reading(text: string): LineRecogniser {

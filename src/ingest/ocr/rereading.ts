@@ -76,8 +76,8 @@ export async function rereadLines(
         right: px(w.box.x1, image.width),
       }),
     );
-    const top = Math.min(...words.map((w) => px(w.box.y0, image.height)));
-    const bottom = Math.max(...words.map((w) => px(w.box.y1, image.height)));
+    // The rows the line's segments are cropped from: those of its words as tall as text (verticalExtent).
+    const { top, bottom } = verticalExtent(words, image.height);
     const where = { words: pixelWords, index: lineIndex, lines: engineLines.length };
     for (const segment of segmentsOf(pixelWords, bottom - top)) {
       signal?.throwIfAborted();
@@ -102,6 +102,23 @@ export async function rereadLines(
   }
   signal?.throwIfAborted();
   return renumbered(result, replacements);
+}
+
+/** A word this many times taller than its line's median word is not text of the line (a logo, a stamp read as "©"). */
+const TALLER_THAN_TEXT = 2;
+
+/**
+ * The rows a line is cropped from: those of its words (y ratios) no taller than TALLER_THAN_TEXT times the median
+ * word, in pixels of an image `height` tall. A logo or stamp tesseract read into the line (a "©" 70 px tall beside
+ * 22 px figures) would make the crop three lines tall, and the recogniser, scaling the crop to its input height,
+ * then reads the text shrunk ("F20260025" -> "22025").
+ */
+function verticalExtent(words: readonly { box: { y0: number; y1: number } }[], height: number) {
+  const spans = words.map((w) => ({ top: px(w.box.y0, height), bottom: px(w.box.y1, height) }));
+  const heights = spans.map((s) => s.bottom - s.top).sort((a, b) => a - b);
+  const textHeight = heights[heights.length >> 1] ?? 0;
+  const text = spans.filter((s) => s.bottom - s.top <= TALLER_THAN_TEXT * textHeight);
+  return { top: Math.min(...text.map((s) => s.top)), bottom: Math.max(...text.map((s) => s.bottom)) };
 }
 
 /** `result` with some words replaced by zero or more words each, its lines' indices following them. */
