@@ -142,6 +142,7 @@ export function documentNumber(layout: Layout, receipt: boolean): FieldDecision 
     ? ["receiptNumber", "invoiceNumber", "genericNumber"]
     : ["invoiceNumber", "creditNumber", "genericNumber"];
   const against: LabelRole[] = [
+    "precedingInvoice",
     "purchaseOrder",
     "customerNumber",
     "taxId",

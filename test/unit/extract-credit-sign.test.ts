@@ -134,6 +134,12 @@ describe("credit notes printed with positive figures", () => {
     assert.equal(got.get("invoice.total"), "-600.00");
   });
 
+  it("reads a credit note's title OCR glued to its number label ('AVOIRN°:') as a credit note", () => {
+    const got = read(document("AVOIRN°: AV-2025-017"));
+    assert.equal(got.get("document.type"), "credit_note");
+    assert.equal(got.get("invoice.total"), "-107.10");
+  });
+
   it("keeps an invoice's figures as printed", () => {
     const got = read(document("Rechnung Nr. RE-2025-017"));
     assert.equal(got.get("document.type"), "invoice");

@@ -21,6 +21,7 @@ export type LabelRole =
   | "unitPrice"
   | "invoiceNumber"
   | "creditNumber"
+  | "precedingInvoice"
   | "receiptNumber"
   | "genericNumber"
   | "invoiceDate"
@@ -639,6 +640,34 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
     "avoir n",
     "creditnota nr",
     ...titleLabels("credit_note"),
+  ],
+  // The number of the invoice a credit note or a corrected invoice refers to (EN 16931's preceding invoice): not the
+  // document's own number, though its label holds the invoice number's words.
+  precedingInvoice: [
+    "original invoice no",
+    "original invoice number",
+    "related invoice no",
+    "related invoice number",
+    "referenced invoice number",
+    "preceding invoice number",
+    "ursprungsrechnung nr",
+    "originalrechnung nr",
+    "nummer der originalrechnung",
+    "ursprüngliche rechnungsnummer",
+    "n° de facture associée",
+    "numéro de facture associée",
+    "facture associée n°",
+    "n° de facture d'origine",
+    "numéro de facture d'origine",
+    "facture d'origine n°",
+    "n° de facture initiale",
+    "número de factura original",
+    "factura original n.º",
+    "número de factura rectificada",
+    "nummer oorspronkelijke factuur",
+    "originele factuur nr",
+    "numero fattura originale",
+    "número da fatura original",
   ],
   receiptNumber: [
     "receipt no",

@@ -89,7 +89,13 @@ const TITLES: Readonly<Record<string, Partial<Record<TitleKind, readonly string[
   },
   fr: {
     invoice: ["facture|type split header label"],
-    credit_note: ["avoir|type split header label", "facture d'avoir|type label", "note de credit|type split"],
+    credit_note: [
+      "avoir|type split header label",
+      // As "invoice no": the title with its number label, also when OCR glues them ("AVOIRN°").
+      "avoir n°|type",
+      "facture d'avoir|type label",
+      "note de credit|type split",
+    ],
     receipt: ["recu|type header", "ticket de caisse|type", "ticket|header label"],
     statement: ["releve|type", "releve de compte|type"],
   },
