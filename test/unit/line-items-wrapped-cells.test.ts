@@ -98,3 +98,31 @@ describe("extractLineItems: cells of browser-printed tables", () => {
     assert.deepEqual(rows, [["Email sending (10k)", "1", "84.80", "84.80"]]);
   });
 });
+
+describe("extractLineItems: a name ending in a colon", () => {
+  it("leaves the colon that introduces the details under a name out of the description", async () => {
+    const rows = await rowsOf(
+      [
+        ["Artikel", 40, 200, 9],
+        ["Menge", 300, 200, 9],
+        ["Preis", 380, 200, 9],
+        ["Betrag", 500, 200, 9],
+        ["Heiße Luft pro Liter:", 40, 220, 9],
+        ["2", 305, 220, 9],
+        ["10,00", 380, 220, 9],
+        ["20,00", 500, 220, 9],
+        ["Künstlerische Gestaltung (Stunde) :", 40, 240, 9],
+        ["1", 305, 240, 9],
+        ["160,00", 380, 240, 9],
+        ["160,00", 500, 240, 9],
+        ["Summe", 380, 270, 9],
+        ["180,00", 500, 270, 9],
+      ],
+      "de-DE",
+    );
+    assert.deepEqual(rows, [
+      ["Heiße Luft pro Liter", "2", "10.00", "20.00"],
+      ["Künstlerische Gestaltung (Stunde)", "1", "160.00", "160.00"],
+    ]);
+  });
+});

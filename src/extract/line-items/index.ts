@@ -68,7 +68,8 @@ function toRow(draft: DraftRow, hints: LocaleHints, original: ReadonlyMap<number
   const unitText = clean(cellText(c, "unit"));
   const dateText = clean(cellText(c, "date"));
   const row: LineItemRow = {
-    description: clean(descriptionText(c.get("description") ?? [])),
+    // A colon ending the name introduces the details under it ("Heiße Luft pro Liter:"): not part of the name.
+    description: clean(descriptionText(c.get("description") ?? []).replace(/\s*:+\s*$/, "")),
     quantity: quantity?.quantity ?? null,
     unit: unitText ?? quantity?.unit ?? null,
     unitPrice: moneyOf("unitPrice"),
