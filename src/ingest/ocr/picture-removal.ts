@@ -17,6 +17,7 @@
  * A picture's box, and a HALO of its blurred edge, becomes paper.
  */
 import type { GreyImage } from "../pgm.js";
+import { median } from "./median.js";
 import { HALO, isOfficePage, pageInk, removeRules } from "./rule-removal.js";
 
 /** A cell's neighbourhood (3 x 3 cells) at least this share ink is part of a blob. */
@@ -67,12 +68,6 @@ function inkIn(mask: Uint8Array, width: number, box: PictureBox): number {
     for (let x = box.x0; x < box.x1; x++) n += mask[row + x] ?? 0;
   }
   return n;
-}
-
-/** The median of `values` (0 for none). */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] ?? 0;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { OcrEngine, OcrResult } from "./engine.js";
 import { inLanguage } from "./german-letters.js";
 import { type LineWord, mergeLine, pageWorthRereading, segmentsOf, shouldReread } from "./line-merge.js";
 import { type LineRecogniser, type PixelBox, paddleRecogniser } from "./line-recogniser.js";
+import { median } from "./median.js";
 
 /** A ratio coordinate in whole pixels, as tesseract gave it. */
 const px = (ratio: number, size: number): number => Math.round(ratio * size);
@@ -115,8 +116,7 @@ const TALLER_THAN_TEXT = 2;
  */
 function verticalExtent(words: readonly { box: { y0: number; y1: number } }[], height: number) {
   const spans = words.map((w) => ({ top: px(w.box.y0, height), bottom: px(w.box.y1, height) }));
-  const heights = spans.map((s) => s.bottom - s.top).sort((a, b) => a - b);
-  const textHeight = heights[heights.length >> 1] ?? 0;
+  const textHeight = median(spans.map((s) => s.bottom - s.top));
   const text = spans.filter((s) => s.bottom - s.top <= TALLER_THAN_TEXT * textHeight);
   return { top: Math.min(...text.map((s) => s.top)), bottom: Math.max(...text.map((s) => s.bottom)) };
 }

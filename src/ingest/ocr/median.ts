@@ -1,0 +1,5 @@
+/** The median of `values` (the upper one of an even count; 0 for none). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] ?? 0;
+}
