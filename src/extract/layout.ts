@@ -4,6 +4,7 @@
  * extract() call; everything downstream reads it.
  */
 import type { Box, Document, Page, Word } from "../document/model.js";
+import { ghostMarks, markBelow } from "./ghost-marks.js";
 import { marginGlyphs } from "./margin-glyphs.js";
 import { foldForMatching } from "./text.js";
 
@@ -121,20 +122,19 @@ function estimateSkew(page: Page, wordsById: Map<number, Word>): number {
   return slopes.length >= 8 ? median(slopes) : 0;
 }
 
-/** Rows of words on deskewed coordinates (y shifted by -slope * x), each row left to right. */
-function deskewedLines(page: Page, slope: number): Word[][] {
+/** Rows of words on deskewed coordinates (y shifted by -slope * x), each row left to right; `dropped` left out. */
+function deskewedLines(page: Page, slope: number, dropped: ReadonlySet<number>): Word[][] {
   const shift = (w: Word) => (slope * ((w.box.x0 + w.box.x1) / 2) * page.width) / page.height;
   const byHeight = (a: { y0: number; y1: number }, b: { y0: number; y1: number }): number =>
     a.y0 + a.y1 - (b.y0 + b.y1);
   const placed = page.words
-    .filter((w) => w.text.trim() !== "")
+    .filter((w) => w.text.trim() !== "" && !dropped.has(w.id))
     .map((w) => ({ word: w, y0: w.box.y0 - shift(w), y1: w.box.y1 - shift(w) }));
-  // Specks find their rows after the print: one placed first opens a row that the rest of a line's words join, apart
-  // from the line's first word it overlaps.
-  const words = [
-    ...placed.filter((w) => !isSpeck(w.word)).sort(byHeight),
-    ...placed.filter((w) => isSpeck(w.word)).sort(byHeight),
-  ];
+  // Specks and marks find their rows after the print: one placed first opens a row that the rest of a line's words
+  // join, apart from the words it overlaps.
+  const mark = markBelow(page.words);
+  const tier = (w: Word): number => (isSpeck(w) ? 2 : mark(w) ? 1 : 0);
+  const words = [0, 1, 2].flatMap((t) => placed.filter((w) => tier(w.word) === t).sort(byHeight));
   const rows: Array<{ top: number; bottom: number; words: Word[] }> = [];
   for (const w of words) {
     const height = w.y1 - w.y0;
@@ -187,10 +187,12 @@ export function buildLayout(document: Document): Layout {
     for (const w of page.words) wordsById.set(w.id, w);
     const pageSegments: LineSegment[] = [];
     const slope = page.source === "ocr" ? estimateSkew(page, wordsById) : 0;
-    const margin = page.source === "ocr" ? marginGlyphs(page.words) : new Set<number>();
+    // Glyphs read up the margin and marks read over print are no text of the page's lines.
+    const dropped =
+      page.source === "ocr" ? new Set([...marginGlyphs(page.words), ...ghostMarks(page.words)]) : new Set<number>();
     const lines = (
       Math.abs(slope) > 0.004
-        ? deskewedLines(page, slope)
+        ? deskewedLines(page, slope, dropped)
         : page.lines.map((line) =>
             line.wordIds
               .map((id) => wordsById.get(id))
@@ -198,7 +200,7 @@ export function buildLayout(document: Document): Layout {
               .sort((a, b) => a.box.x0 - b.box.x0),
           )
     )
-      .map((line) => line.filter((w) => !margin.has(w.id)))
+      .map((line) => line.filter((w) => !dropped.has(w.id)))
       .filter((line) => line.length > 0);
     const deskew = (b: Box): Box => {
       const shift = (slope * ((b.x0 + b.x1) / 2) * page.width) / page.height;

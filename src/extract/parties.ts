@@ -16,6 +16,7 @@ import type { Layout, LineSegment, PageLayout } from "./layout.js";
 import { joinBrokenWords, namesState, repairPostcode, splitRunTogether } from "./receipt-address.js";
 import { repairGlyphConfusion, repairMixedGlyphs, repairPremisesWord } from "./receipt-repair.js";
 import { collapseSpaces, digitCount, foldForMatching, letterCount, upperCount } from "./text.js";
+import { sameTypeSize } from "./type-size.js";
 import { titlesFor } from "./vocabulary/titles.js";
 
 /** Lines that are printed on receipts and invoices but are never a business name: document titles and these. */
@@ -1491,7 +1492,7 @@ function wrapsInto(
   customerWords: ReadonlySet<number>,
 ): boolean {
   const display = seg.height >= 1.3 * (page.medianHeight || 1);
-  const sameType = Math.abs(above.height - seg.height) <= 0.1 * seg.height;
+  const sameType = sameTypeSize(above, seg);
   const touching = seg.box.y0 - above.box.y1 < 0.6 * seg.height;
   return (
     display &&
@@ -1529,13 +1530,30 @@ function senderLine(layout: Layout): SenderLine | null {
 /** senderLine's answer per layout: the supplier, the customer's window and the bill-to words all ask for it. */
 const SENDER_LINES = new WeakMap<Layout, SenderLine | null>();
 
+/** A separator of a sender line as OCR may read its small dot: a dash, a colon, a full stop standing alone. */
+const readSeparator = (w: Word): boolean => w.source === "ocr" && /^[-–—:.+*]$/.test(w.text);
+
+/**
+ * Where the sender line `seg` parts its name from the address: the first separator, or on a scan, where OCR lost the
+ * small separator or read it as another mark ("Albion Print LLP : 197 Mill Lane - Bristol", "Nordlicht Metallbau
+ * GmbH & Co. KG Hauptstraße 54b"), the end of the name's legal form. -1 when the line has neither.
+ */
+function senderCut(seg: LineSegment): number {
+  const separator = seg.words.findIndex((w) => SENDER_SEPARATOR.test(w.text));
+  if (separator >= 0 || !seg.words.some((w) => w.source === "ocr")) return separator;
+  const form = seg.folded.findIndex((w, i) => i > 0 && LEGAL_FORM_WORDS.has(w));
+  if (form < 0 || letterCount(seg.folded.slice(0, form).join("")) < 3) return -1;
+  const end = legalFormEnd(seg, form);
+  return end < seg.words.length ? end : -1;
+}
+
 function findSenderLine(layout: Layout): SenderLine | null {
   const page = layout.pages[0];
   if (!page) return null;
   for (let r = 0; r < page.rows.length; r++) {
-    const seg = rowSegments(page, r).find((s) => s.box.x0 <= 0.5 && SENDER_SEPARATOR.test(s.text));
+    const seg = rowSegments(page, r).find((s) => s.box.x0 <= 0.5 && senderCut(s) >= 0);
     if (!seg || seg.box.y0 < 0.04 || seg.box.y0 > 0.45 || seg.height > 1.05 * (page.medianHeight || 1)) continue;
-    const cut = seg.words.findIndex((w) => SENDER_SEPARATOR.test(w.text));
+    const cut = senderCut(seg);
     const name = seg.words.slice(0, cut);
     const nameText = name.map((w) => w.text).join(" ");
     if (cut < 1 || digitCount(nameText) > 0 || letterCount(nameText) < 4 || isGeneric(nameText)) continue;
@@ -1545,9 +1563,9 @@ function findSenderLine(layout: Layout): SenderLine | null {
     const next = rowSegments(page, r + 1).find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02);
     const wrapped =
       next !== undefined &&
-      Math.abs(next.height - seg.height) <= 0.1 * seg.height &&
+      sameTypeSize(next, seg) &&
       next.box.y0 - seg.box.y1 < seg.height &&
-      (SENDER_SEPARATOR.test(next.text) || next.words.length <= 3);
+      (SENDER_SEPARATOR.test(next.text) || next.words.some(readSeparator) || next.words.length <= 3);
     const rest = [...seg.words.slice(cut), ...(wrapped ? next.words : [])];
     // A name, then an address: "ACME GmbH · Hauptstr. 1 · 10115 Berlin", not "Tel · Fax" or "Seite 1 | 2".
     if (!rest.some((w) => /\d/.test(w.text))) continue;
@@ -1696,12 +1714,14 @@ function legalLineParty(layout: Layout, customerWords: ReadonlySet<number>): Par
           if (!word || !LEGAL_FORM_WORDS.has(folded)) continue;
           // "Pty Ltd", "Sdn Bhd", "GmbH & Co. KG": the legal form may be several words.
           const end = legalFormEnd(seg, i);
-          // "ACME Medien UG" over "(haftungsbeschränkt)" in a narrow footer column: the form continues below.
+          // "ACME Medien UG" over "(haftungsbeschränkt)", "ACME GmbH &" over "Co. KG" in a narrow footer column:
+          // the form continues below.
+          const joined = end === seg.words.length - 1 && LEGAL_JOIN.has(seg.words[end]?.text ?? "");
           const below =
-            end === seg.words.length
+            end === seg.words.length || joined
               ? rowSegments(page, r + 1).find((o) => Math.abs(o.box.x0 - seg.box.x0) < 0.01 && onlyLegalForm(o))
               : undefined;
-          const name = [...seg.words.slice(start, end), ...(below?.words ?? [])];
+          const name = [...seg.words.slice(start, below && joined ? end + 1 : end), ...(below?.words ?? [])];
           const nameText = name
             .map((w) => w.text)
             .join(" ")
@@ -1854,6 +1874,23 @@ function sameCompany(header: PartyDecision, legal: PartyDecision): boolean {
   return a.length >= 3 && b.length >= 3 && (b.startsWith(a) || a.startsWith(b));
 }
 
+/**
+ * Whether OCR lost the legal form of the header's name that the legal or sender line prints in full: tesseract
+ * drops a short word set alone on a line of display type ("Outback Trading Pty" over "Ltd" reads without it), while
+ * the small print reads whole. A text layer loses no word: there a shorter header is a trading name, and stays.
+ */
+function lostLegalForm(header: Scored, legal: Scored): boolean {
+  if (!header.words.some((w) => w.source === "ocr")) return false;
+  const headerWords = header.value.split(" ").map(foldForMatching);
+  const legalWords = legal.value.split(" ").map(foldForMatching);
+  const rest = legalWords.slice(headerWords.length);
+  return (
+    rest.length > 0 &&
+    headerWords.every((w, i) => w === legalWords[i]) &&
+    rest.every((w) => LEGAL_FORM_WORDS.has(w) || w === "")
+  );
+}
+
 export function supplier(layout: Layout): PartyDecision {
   const sender = senderLine(layout);
   const customerWords = customerBlockWords(layout, sender);
@@ -1861,8 +1898,11 @@ export function supplier(layout: Layout): PartyDecision {
   const legal = legalLineParty(layout, customerWords) ?? senderParty(sender) ?? domainNamedParty(layout, customerWords);
   let printed = header;
   if (header?.name.best && legal?.name.best) {
-    if (sameCompany(header, legal)) header.name.best.score += 0.3;
-    else if (legal.name.best.score > header.name.best.score) printed = legal;
+    if (sameCompany(header, legal)) {
+      header.name.best.score += 0.3;
+      if (lostLegalForm(header.name.best, legal.name.best))
+        header.name.best = scoredOf(legal.name.best.value, header.name.best.score, legal.name.best.words);
+    } else if (legal.name.best.score > header.name.best.score) printed = legal;
   } else if (legal?.name.best) printed = legal;
   const found = better(labelledParty(layout, "supplier"), printed);
   if (found?.name.best) return found;
