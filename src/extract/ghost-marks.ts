@@ -6,6 +6,7 @@
  * into it ("Conseil = Riviere = ax SAS"). The print under it is read already: the mark is no text of the page.
  * Punctuation between words ("-", ".", ",") is as small but stands beside the words, on no word's spot, and stays.
  */
+import { median } from "../document/median.js";
 import type { Word } from "../document/model.js";
 
 /** A mark is shorter than this share of the page's median word ("=", ":", "ax": 4 to 12 px beside 23 px text). */
@@ -16,11 +17,6 @@ const PRINT_RATIO = 3;
 const OVER_SHARE = 0.5;
 
 const height = (w: Word): number => w.box.y1 - w.box.y0;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
 
 /** Whether `mark` lies within `word`'s box: most of its width over it, and between its top and bottom. */
 function liesOn(mark: Word, word: Word): boolean {

@@ -3,6 +3,7 @@
  * columns on one line are two segments), segments grouped into rows, and per-page statistics. Computed once per
  * extract() call; everything downstream reads it.
  */
+import { median } from "../document/median.js";
 import type { Box, Document, Page, Word } from "../document/model.js";
 import { ghostMarks, markBelow } from "./ghost-marks.js";
 import { marginGlyphs } from "./margin-glyphs.js";
@@ -40,12 +41,6 @@ export interface Layout {
   wordsById: Map<number, Word>;
   /** Where each word sits: segment index and position inside it. */
   wordPlace: Map<number, { segment: number; position: number }>;
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 export function unionBox(boxes: readonly Box[]): Box {

@@ -6,6 +6,7 @@
  * every other word (left of them all, or right of them all), its characters are centred on one vertical, and they
  * are many different characters, not all digits (a quantity column of "1"s and a column of tax codes stay).
  */
+import { median } from "../document/median.js";
 import type { Word } from "../document/model.js";
 
 /** Characters of a glyph word: one, or two OCR read as one word ("Hf"). */
@@ -24,11 +25,6 @@ const MIN_DISTINCT_SHARE = 0.4;
 
 /** A glyph or two read as a word: what OCR makes of each line's share of text running up the margin. */
 const lone = (w: Word): boolean => w.source === "ocr" && [...w.text.trim()].length <= MAX_GLYPHS;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
 
 /** The glyphs of `candidates` (lone characters beyond all other print) that stand on one vertical, or none. */
 function column(candidates: readonly Word[]): Word[] {

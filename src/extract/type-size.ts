@@ -4,10 +4,11 @@
  * tall where "Co. Inc.", wrapped under it in the same type, is 48 px, and "mma Anderson" is as tall as the smaller
  * sender line over it that has descenders. An OCR'd word's height is divided by the share of the type's height its
  * letters reach (capitals, digits and ascenders up to ~0.74 em, x-height letters ~0.55 em; descenders another ~0.23
- * em below). On scans of HTML-printed letters this put three wrapped display names and a wrapped sender line within
- * 11 % of the line they continue, where their ink heights were up to 44 % apart; it is no fine measure: an addressee's
- * name set a size larger under a sender line came out 14 % larger, within OCR_TOLERANCE.
+ * em below). On scans of HTML-printed letters this put "Co. Inc." within 11 % of the "Evergreen Supply" it continues
+ * (ink 44 % apart) and an addressee's name set a size larger 21 % from the sender line over it; it is no fine
+ * measure: another display name's wrapped legal form came out 15 % apart, just past OCR_TOLERANCE.
  */
+import { median } from "../document/median.js";
 import type { Word } from "../document/model.js";
 import type { LineSegment } from "./layout.js";
 
@@ -28,12 +29,6 @@ function wordTypeSize(word: Word): number | null {
   const top = REACHES_CAP.test(word.text) ? CAP : X_HEIGHT.test(word.text) ? X : null;
   if (top === null) return null;
   return (word.box.y1 - word.box.y0) / (top + (DESCENDS.test(word.text) ? DESCENDER : 0));
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length / 2;
-  return sorted.length % 2 === 1 ? (sorted[Math.floor(mid)] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 /** A line's type size from its OCR'd words (page-height ratio), or null when none gives one. */

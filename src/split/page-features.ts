@@ -8,6 +8,7 @@
 
 import type { FieldDef } from "../catalog/catalog.js";
 import { findField } from "../catalog/lookup.js";
+import { median } from "../document/median.js";
 import type { Document, Page } from "../document/model.js";
 import { extract } from "../extract/index.js";
 import { foldForMatching } from "../extract/text.js";
@@ -116,12 +117,6 @@ function foldedLines(lines: readonly PageLine[]): string[] {
 
 function containsAny(folded: readonly string[], phrases: readonly string[], exactLine = false): boolean {
   return folded.some((f) => phrases.some((p) => (exactLine ? f === p : f.includes(p))));
-}
-
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** Features of one page; `document` gives the page's file type to the extraction run on it alone. */

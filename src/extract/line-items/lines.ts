@@ -3,6 +3,7 @@
  * word spacing between them, so that the cells of a table row are separate chunks and a multi-word description one.
  * Distances are in page-height units (x ratios scaled by the page's aspect), so thresholds hold on any paper.
  */
+import { median } from "../../document/median.js";
 import type { Box, Page, Word } from "../../document/model.js";
 import { marginGlyphs } from "../margin-glyphs.js";
 import { foldWord } from "./fold.js";
@@ -38,12 +39,6 @@ export function boxOf(words: readonly { box: Box }[]): Box {
     y1 = Math.max(y1, box.y1);
   }
   return { x0, y0, x1, y1 };
-}
-
-function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** Width / height of the page; A4 portrait when the page's size is unknown. */

@@ -16,8 +16,8 @@
  *    its columns are all ink or all paper (BAR_COLUMNS).
  * A picture's box, and a HALO of its blurred edge, becomes paper.
  */
+import { median } from "../../document/median.js";
 import type { GreyImage } from "../pgm.js";
-import { median } from "./median.js";
 import { HALO, isOfficePage, pageInk, removeRules } from "./rule-removal.js";
 
 /** A cell's neighbourhood (3 x 3 cells) at least this share ink is part of a blob. */

@@ -8,13 +8,13 @@
  * 0.833 -> 0.866) and cost the synthetic scans 0.002 (0.914 -> 0.912). Re-reading improves a page; it never fails one.
  */
 import sharp from "sharp";
+import { median } from "../../document/median.js";
 import type { RawWord } from "../page-builder.js";
 import { type GreyImage, parsePgm } from "../pgm.js";
 import type { OcrEngine, OcrResult } from "./engine.js";
 import { inLanguage } from "./german-letters.js";
 import { type LineWord, mergeLine, pageWorthRereading, segmentsOf, shouldReread } from "./line-merge.js";
 import { type LineRecogniser, type PixelBox, paddleRecogniser } from "./line-recogniser.js";
-import { median } from "./median.js";
 
 /** A ratio coordinate in whole pixels, as tesseract gave it. */
 const px = (ratio: number, size: number): number => Math.round(ratio * size);
