@@ -1557,7 +1557,8 @@ function findSenderLine(layout: Layout): SenderLine | null {
     const name = seg.words.slice(0, cut);
     const nameText = name.map((w) => w.text).join(" ");
     if (cut < 1 || digitCount(nameText) > 0 || letterCount(nameText) < 4 || isGeneric(nameText)) continue;
-    if (wholeLabel(seg).length > 0) continue;
+    // A sender line prints no label: "Lieferant: Müllermann GmbH, Lieferantenstraße 20" names the party it labels.
+    if (wholeLabel(seg).length > 0 || name.some((w) => /:$/.test(w.text))) continue;
     // A long sender line wraps: the next row at its left edge, in its small type and holding a separator or a few
     // words of the address, is the rest of it.
     const next = rowSegments(page, r + 1).find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02);
