@@ -32,11 +32,13 @@ export function markBelow(words: readonly Word[]): (word: Word) => boolean {
   return (word) => word.source === "ocr" && height(word) < limit;
 }
 
-/** Ids of the OCR words of one page that are marks read over a taller word of it (none on a text layer). */
-export function ghostMarks(words: readonly Word[]): Set<number> {
+/**
+ * Ids of the OCR words of one page that are marks read over a taller word of it (none on a text layer); `isMark` is
+ * markBelow(words).
+ */
+export function ghostMarks(words: readonly Word[], isMark: (word: Word) => boolean): Set<number> {
   const ghosts = new Set<number>();
   const read = words.filter((w) => w.source === "ocr" && w.text.trim() !== "");
-  const isMark = markBelow(read);
   for (const mark of read) {
     if (!isMark(mark)) continue;
     if (read.some((word) => word !== mark && height(word) >= PRINT_RATIO * height(mark) && liesOn(mark, word)))

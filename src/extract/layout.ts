@@ -117,8 +117,16 @@ function estimateSkew(page: Page, wordsById: Map<number, Word>): number {
   return slopes.length >= 8 ? median(slopes) : 0;
 }
 
-/** Rows of words on deskewed coordinates (y shifted by -slope * x), each row left to right; `dropped` left out. */
-function deskewedLines(page: Page, slope: number, dropped: ReadonlySet<number>): Word[][] {
+/**
+ * Rows of words on deskewed coordinates (y shifted by -slope * x), each row left to right; `dropped` left out, words
+ * `isMark` tells (markBelow) placed after the print.
+ */
+function deskewedLines(
+  page: Page,
+  slope: number,
+  dropped: ReadonlySet<number>,
+  isMark: (word: Word) => boolean,
+): Word[][] {
   const shift = (w: Word) => (slope * ((w.box.x0 + w.box.x1) / 2) * page.width) / page.height;
   const byHeight = (a: { y0: number; y1: number }, b: { y0: number; y1: number }): number =>
     a.y0 + a.y1 - (b.y0 + b.y1);
@@ -127,8 +135,7 @@ function deskewedLines(page: Page, slope: number, dropped: ReadonlySet<number>):
     .map((w) => ({ word: w, y0: w.box.y0 - shift(w), y1: w.box.y1 - shift(w) }));
   // Specks and marks find their rows after the print: one placed first opens a row that the rest of a line's words
   // join, apart from the words it overlaps.
-  const mark = markBelow(page.words);
-  const tier = (w: Word): number => (isSpeck(w) ? 2 : mark(w) ? 1 : 0);
+  const tier = (w: Word): number => (isSpeck(w) ? 2 : isMark(w) ? 1 : 0);
   const words = [0, 1, 2].flatMap((t) => placed.filter((w) => tier(w.word) === t).sort(byHeight));
   const rows: Array<{ top: number; bottom: number; words: Word[] }> = [];
   for (const w of words) {
@@ -183,11 +190,14 @@ export function buildLayout(document: Document): Layout {
     const pageSegments: LineSegment[] = [];
     const slope = page.source === "ocr" ? estimateSkew(page, wordsById) : 0;
     // Glyphs read up the margin and marks read over print are no text of the page's lines.
+    const isMark = markBelow(page.words);
     const dropped =
-      page.source === "ocr" ? new Set([...marginGlyphs(page.words), ...ghostMarks(page.words)]) : new Set<number>();
+      page.source === "ocr"
+        ? new Set([...marginGlyphs(page.words), ...ghostMarks(page.words, isMark)])
+        : new Set<number>();
     const lines = (
       Math.abs(slope) > 0.004
-        ? deskewedLines(page, slope, dropped)
+        ? deskewedLines(page, slope, dropped, isMark)
         : page.lines.map((line) =>
             line.wordIds
               .map((id) => wordsById.get(id))

@@ -20,40 +20,11 @@ const SKEW = 0.008;
 /** A word as OCR read it: its text, left edge, top and height in pixels (its width from its letters), confidence. */
 type Read = readonly [text: string, x: number, top: number, height: number, confidence?: number];
 
-/** An OCR'd page: each line's words as given; marks (`[text, x, top, height, confidence]`) as lines of their own. */
-function scan(lines: readonly (readonly Read[])[], marks: readonly Read[] = []): Document {
-  const words: Word[] = [];
-  const place = ([text, x, top, height, confidence = 0.95]: Read): number => {
-    const width = Math.max(6, text.length * height * 0.45);
-    const y = top + SKEW * (x + width / 2);
-    words.push({
-      id: words.length,
-      text,
-      box: { x0: x / WIDTH, y0: y / HEIGHT, x1: (x + width) / WIDTH, y1: (y + height) / HEIGHT },
-      source: "ocr",
-      confidence,
-    });
-    return words.length - 1;
-  };
-  const ids = [...marks.map((m) => [place(m)]), ...lines.map((line) => line.map(place))];
-  const box = { x0: 0, y0: 0, x1: 1, y1: 1 };
-  return {
-    type: "png",
-    pages: [
-      {
-        pageNum: 1,
-        width: WIDTH,
-        height: HEIGHT,
-        source: "ocr",
-        words,
-        lines: ids.map((wordIds) => ({ wordIds, box })),
-      },
-    ],
-  };
-}
+/** A word as OCR boxed it: its text, its box's corners in pixels, its confidence. */
+type Boxed = readonly [text: string, x0: number, y0: number, x1: number, y1: number, confidence: number];
 
-/** A page of words as OCR boxed them (`[text, x0, y0, x1, y1, confidence]` in pixels), each array one OCR line. */
-function boxed(lines: readonly (readonly (readonly [string, number, number, number, number, number])[])[]): Document {
+/** A page of words as OCR boxed them, each array one OCR line. */
+function boxed(lines: readonly (readonly Boxed[])[]): Document {
   const words: Word[] = [];
   const ids = lines.map((line) =>
     line.map(([text, x0, y0, x1, y1, confidence]) => {
@@ -76,6 +47,19 @@ function boxed(lines: readonly (readonly (readonly [string, number, number, numb
       },
     ],
   };
+}
+
+/**
+ * An OCR'd page tilted by SKEW: each line's words as given (their widths from their letters); marks
+ * (`[text, x, top, height, confidence]`) as lines of their own, before the print.
+ */
+function scan(lines: readonly (readonly Read[])[], marks: readonly Read[] = []): Document {
+  const boxOf = ([text, x, top, height, confidence = 0.95]: Read): Boxed => {
+    const width = Math.max(6, text.length * height * 0.45);
+    const y = top + SKEW * (x + width / 2);
+    return [text, x, y, x + width, y + height, confidence];
+  };
+  return boxed([...marks.map((m) => [boxOf(m)]), ...lines.map((line) => line.map(boxOf))]);
 }
 
 /** Words of a line of body text (24 px) from `x`, one space apart. */
