@@ -78,6 +78,8 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
   const row = page?.rows[span.segment.row] ?? [];
   const left = row.filter((s) => s.box.x1 <= span.segment.box.x0 + 1e-6).sort((a, b) => b.box.x1 - a.box.x1);
   left.forEach((seg, g) => {
+    const tail = page ? wrappedLabelTail(page, seg) : null;
+    if (tail) for (let i = tail.folded.length - 1; i >= 0; i--) push(tail, i, g + 1);
     for (let i = seg.folded.length - 1; i >= 0; i--) push(seg, i, g + 1);
   });
   const value = span.segment.words
@@ -86,6 +88,17 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
     .join(" ");
   const date = DATE_LIKE.test(value);
   return words.map((w, k) => ({ ...w, beforeDate: date && k < 2 }));
+}
+
+/**
+ * The rest of a label wrapped in a narrow column, on the row under `seg` at its left edge ("Invoice" over "date:",
+ * "Date of" over "issue:"): read after `seg`, it spells a longer label than `seg` alone. Null when it does not.
+ */
+function wrappedLabelTail(page: Layout["pages"][number], seg: LineSegment): LineSegment | null {
+  const next = page.rows[seg.row + 1]?.find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.01);
+  if (!next || next.box.y0 - seg.box.y1 > seg.height) return null;
+  const key = [...seg.folded, ...next.folded].join("");
+  return key.length <= MAX_LABEL_CHARS && LABELS.has(key) ? next : null;
 }
 
 /**
@@ -253,6 +266,17 @@ function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
   return { words, excluding: false };
 }
 
+/** OCR confidence below which a short reading is a smudge or speck, not print (tesseract's 0-0.2 on "eo." for a mark). */
+const SMUDGE = 0.2;
+
+/**
+ * A few characters OCR read with next to no confidence and no label word: a smudge between a label and its value
+ * ("FACTURE N° eo. F20260029"), which would otherwise stand between them as a word of the line.
+ */
+function smudge(w: LeftWord): boolean {
+  return w.confidence < SMUDGE && w.text.length <= 3 && !LABELS.has(w.text);
+}
+
 /**
  * Nearest label ending within a few words of the span, preferring the longest phrase at that distance. The words as
  * printed are read first; the OCR-corrected reading wins only where it finds a nearer head label ("Doc No X Cate:
@@ -261,7 +285,8 @@ function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
  */
 function matchBackwards(all: LeftWord[]): LabelHit | null {
   const words = all.filter(
-    (w, k) => w.text !== "" && !SKIPPED.has(w.text) && !(CURRENCY_IN.has(w.text) && currencyAfter(all, k)),
+    (w, k) =>
+      w.text !== "" && !SKIPPED.has(w.text) && !(CURRENCY_IN.has(w.text) && currencyAfter(all, k)) && !smudge(w),
   );
   const exact = matchQualified(words);
   const corrected = correctedWords(words);

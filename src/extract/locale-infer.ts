@@ -16,9 +16,53 @@ export interface InferredLocale {
 
 const NUMERIC_DATE = /(?<![\d.,/-])(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})(?![\d,/-])/g;
 
+/** What may stand between the two dates of a period ("05/03/2022 - 06/02/2022", "from 1.2.2024 to 3.4.2024"). */
+const PERIOD_JOIN = /^\s*(?:[-–—~]|to|until|till|through|thru|bis|au|à|a|al|hasta|tot|t\/m)?\s*$/i;
+/** Longest period a document bills or covers, in days. */
+const MAX_PERIOD_DAYS = 366;
+
+/** Days since the epoch of day `d` of month `m` of year `y`, or null when that is no date. */
+function dayNumber(y: number, m: number, d: number): number | null {
+  if (m < 1 || m > 12 || d < 1 || d > 31) return null;
+  const t = Date.UTC(y, m - 1, d);
+  return new Date(t).getUTCDate() === d ? t / 86_400_000 : null;
+}
+
+/**
+ * The order a period of two numeric dates ("05/03/2022 - 06/02/2022") can only be read in: its end on or after its
+ * start and within a year of it. Null when both orders, or neither, give such a period.
+ */
+function periodOrder(first: RegExpMatchArray, second: RegExpMatchArray): DateOrder | null {
+  if ((first[1] ?? "").length > 2 || (second[1] ?? "").length > 2 || first[2] !== second[2]) return null;
+  const year = (m: RegExpMatchArray) => {
+    const y = Number(m[4]);
+    return (m[4] ?? "").length === 2 ? 2000 + y : y;
+  };
+  const span = (order: DateOrder): boolean => {
+    const day = (m: RegExpMatchArray) =>
+      order === "DMY" ? dayNumber(year(m), Number(m[3]), Number(m[1])) : dayNumber(year(m), Number(m[1]), Number(m[3]));
+    const from = day(first);
+    const to = day(second);
+    return from !== null && to !== null && to >= from && to - from <= MAX_PERIOD_DAYS;
+  };
+  const dmy = span("DMY");
+  const mdy = span("MDY");
+  return dmy === mdy ? null : dmy ? "DMY" : "MDY";
+}
+
 function orderEvidence(text: string): Record<DateOrder, number> {
   const votes: Record<DateOrder, number> = { DMY: 0, MDY: 0, YMD: 0 };
-  for (const m of text.matchAll(NUMERIC_DATE)) {
+  const dates = [...text.matchAll(NUMERIC_DATE)];
+  // A period's dates are read in the order that makes it one ("05/03/2022 - 06/02/2022": 3 May to 2 June, not
+  // 5 March back to 6 February), though each alone could be either.
+  dates.forEach((m, i) => {
+    const next = dates[i + 1];
+    if (!next || m.index === undefined || next.index === undefined) return;
+    if (!PERIOD_JOIN.test(text.slice(m.index + m[0].length, next.index))) return;
+    const order = periodOrder(m, next);
+    if (order) votes[order] += 1;
+  });
+  for (const m of dates) {
     const a = Number(m[1]);
     const b = Number(m[3]);
     const c = Number(m[4]);
@@ -47,8 +91,13 @@ function decimalEvidence(text: string): { comma: number; dot: number } {
   return { comma, dot };
 }
 
-/** Month-first is the convention only in the US (and a few places that print USD); everywhere else day-first. */
+/**
+ * Month-first is the convention only in the US (and a few places that print USD); everywhere else day-first. Dates
+ * written with dots ("08.06.2022") are day-first wherever they are printed.
+ */
 function guessOrder(text: string, language: string | null): DateOrder {
+  const separators = [...text.matchAll(NUMERIC_DATE)].filter((m) => (m[1] ?? "").length <= 2).map((m) => m[2]);
+  if (separators.length > 0 && separators.every((sep) => sep === ".")) return "DMY";
   const usd =
     /\bUSD\b|US\$/.test(text) || (/\$\s?\d/.test(text) && !/\b(GST|VAT|ABN|RM|SGD|AUD|NZD|CAD|HKD)\b/i.test(text));
   return language === "en" && usd ? "MDY" : "DMY";

@@ -16,7 +16,7 @@ import type { Layout, LineSegment, PageLayout } from "./layout.js";
 import { joinBrokenWords, namesState, repairPostcode, splitRunTogether } from "./receipt-address.js";
 import { repairGlyphConfusion, repairMixedGlyphs, repairPremisesWord } from "./receipt-repair.js";
 import { collapseSpaces, digitCount, foldForMatching, letterCount, upperCount } from "./text.js";
-import { sameTypeSize } from "./type-size.js";
+import { printedHeight, sameTypeSize } from "./type-size.js";
 import { titlesFor } from "./vocabulary/titles.js";
 
 /** Lines that are printed on receipts and invoices but are never a business name: document titles and these. */
@@ -1417,12 +1417,22 @@ function labelledRows(page: PageLayout, from: number): PartyDecision | null {
 }
 
 /** Sections introduced by a party label ("Verkäufer", "Bill to:", "Client"): a label alone on its segment. */
+/**
+ * Whether the label `seg` (row `r`) is the first line of a longer label wrapped in a narrow column that names no
+ * `role`: "Customer" over "ID:" labels a customer number, and the lines under it are other labels' values.
+ */
+function wrappedLabel(page: PageLayout, r: number, seg: LineSegment, role: "supplier" | "customer"): boolean {
+  const next = rowSegments(page, r + 1).find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02);
+  const entries = next ? LABELS.get(seg.folded.join("") + next.folded.join("")) : undefined;
+  return entries !== undefined && !entries.some((e) => e.role === role);
+}
+
 function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDecision | null {
   for (const page of layout.pages) {
     for (let r = 0; r < page.rows.length; r++) {
       for (const seg of rowSegments(page, r)) {
         const roles = wholeLabel(seg);
-        if (!roles.includes(role)) continue;
+        if (!roles.includes(role) || wrappedLabel(page, r, seg, role)) continue;
         // "Client" alone in a table header row is no section label: require the segment to stand alone on its row,
         // or to end on a colon as section labels do ("To:", "Aan:") and table headers do not.
         const strong =
@@ -1458,7 +1468,7 @@ function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Se
       if (isLabelValueLine([seg]) || wholeLabel(seg).length > 0) continue;
       const above = spanLabels(layout, spanOf(seg, 0, 1)).above;
       if (above?.roles.some((e) => e.role === "customer")) continue;
-      const height = seg.height / (page.medianHeight || 1);
+      const height = printedHeight(seg) / (page.medianHeight || 1);
       const suffix = COMPANY_SUFFIX.test(seg.text) ? 1 : 0;
       const score =
         0.5 * nameLikeness(seg.text, seg.words) + 0.6 * Math.min(height - 1, 1.5) + 0.6 * suffix - 2.5 * seg.box.y0;
@@ -1492,7 +1502,9 @@ function wrapsInto(
   customerWords: ReadonlySet<number>,
 ): boolean {
   const display = seg.height >= 1.3 * (page.medianHeight || 1);
-  const sameType = sameTypeSize(above, seg);
+  // A legal form alone under the name ("(haftungsbeschränkt)": brackets and descenders make OCR's ink of it taller)
+  // is the name's rest whatever its ink measures.
+  const sameType = sameTypeSize(above, seg) || onlyLegalForm(seg);
   const touching = seg.box.y0 - above.box.y1 < 0.6 * seg.height;
   return (
     display &&
@@ -1892,10 +1904,51 @@ function lostLegalForm(header: Scored, legal: Scored): boolean {
   );
 }
 
+/**
+ * The block of the first page that holds the seller's own mailbox or web address (sellerDomains), from the line that
+ * opens it: "Société Hôtelière du Pacano" over its street, town, telephone and "info@hotel-du-pacano.fr". Null when
+ * that block has no located address or holds the customer's words.
+ */
+function mailboxBlockParty(layout: Layout, customerWords: ReadonlySet<number>): PartyDecision | null {
+  const page = layout.pages[0];
+  if (!page) return null;
+  for (const { word } of sellerDomains(layout, customerWords)) {
+    const row = page.rows.findIndex((segs) => segs.some((s) => s.words.includes(word)));
+    const seg = page.rows[row]?.find((s) => s.words.includes(word));
+    if (!seg) continue;
+    // Up the column while the lines keep their spacing: the block's first line is its name.
+    let top = row;
+    let upper = seg;
+    while (top > 0 && row - top < 6) {
+      const above = rowSegments(page, top - 1).find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02);
+      if (!above || upper.box.y0 - above.box.y1 > 1.2 * upper.height) break;
+      upper = above;
+      top--;
+    }
+    const lines = blockBelow(page, top, seg.box.x0, seg.box.x1, row - top + 1);
+    if (lines.some((line) => line.some((s) => s.words.some((w) => customerWords.has(w.id))))) continue;
+    const decision = blockDecision(lines, 1.0);
+    const located = decision.address.best?.value;
+    if (decision.name.best && located && (STREET.test(located) || hasPostcode(located))) return decision;
+  }
+  return null;
+}
+
+/**
+ * A display name read by OCR with no address under it is lettering of a logo ("HOTEL PARIS" over a hotel's name and
+ * address, the picture a born-digital invoice has no text for) when the seller's mailbox closes another block: that
+ * block is the seller's.
+ */
+function logoLettering(display: PartyDecision | null): boolean {
+  const name = display?.name.best;
+  return !!name && !display?.address.best && name.words.some((w) => w.source === "ocr");
+}
+
 export function supplier(layout: Layout): PartyDecision {
   const sender = senderLine(layout);
   const customerWords = customerBlockWords(layout, sender);
-  const header = headerParty(layout, customerWords);
+  const display = headerParty(layout, customerWords);
+  const header = logoLettering(display) ? (mailboxBlockParty(layout, customerWords) ?? display) : display;
   const legal = legalLineParty(layout, customerWords) ?? senderParty(sender) ?? domainNamedParty(layout, customerWords);
   let printed = header;
   if (header?.name.best && legal?.name.best) {

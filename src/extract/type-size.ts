@@ -23,6 +23,8 @@ const DESCENDER = 0.23;
 /** Tolerance of a text layer's heights (one font size) and of OCR'd type sizes (estimated from the ink). */
 const LAYER_TOLERANCE = 0.1;
 const OCR_TOLERANCE = 0.15;
+/** An OCR'd word whose type size is this many times a smaller word's of its line was stretched (printedHeight). */
+const STRETCHED = 1.4;
 
 /** A word's type size (its em) from its ink height and letters; null for marks with no letter or digit. */
 function wordTypeSize(word: Word): number | null {
@@ -35,6 +37,21 @@ function wordTypeSize(word: Word): number | null {
 function ocrTypeSize(seg: LineSegment): number | null {
   const sizes = seg.words.map(wordTypeSize).filter((s): s is number => s !== null);
   return sizes.length > 0 ? median(sizes) : null;
+}
+
+/**
+ * A line's height as its print shows it. A text layer's, and most OCR'd lines', is its words' median height; but on a
+ * skewed page tesseract's single-block reading can stretch a word's box over the neighbouring column's line ("Muster"
+ * 40 px tall beside "GmbH" 20 px, the addressee of a window letter turned by 0.8°, which then stood out as display
+ * type). An OCR'd line is no taller than the type size (at capital height) of its words that agree with its smallest
+ * one; a word stretched past that is left out.
+ */
+export function printedHeight(seg: LineSegment): number {
+  if (!seg.words.some((w) => w.source === "ocr")) return seg.height;
+  const sizes = seg.words.map(wordTypeSize).filter((s): s is number => s !== null);
+  if (sizes.length === 0) return seg.height;
+  const smallest = Math.min(...sizes);
+  return Math.min(seg.height, CAP * median(sizes.filter((s) => s <= STRETCHED * smallest)));
 }
 
 /** Whether `a` is printed in the type size of `b`. */

@@ -8,70 +8,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Document, Word } from "../../src/document/model.js";
 import { buildLayout } from "../../src/extract/layout.js";
 import { invoiceFields } from "../helpers/invoice-fields.js";
-
-const WIDTH = 1700;
-const HEIGHT = 2400;
-/** dy/dx of the scan: enough for extraction to regroup rows on levelled coordinates. */
-const SKEW = 0.008;
-
-/** A word as OCR read it: its text, left edge, top and height in pixels (its width from its letters), confidence. */
-type Read = readonly [text: string, x: number, top: number, height: number, confidence?: number];
-
-/** A word as OCR boxed it: its text, its box's corners in pixels, its confidence. */
-type Boxed = readonly [text: string, x0: number, y0: number, x1: number, y1: number, confidence: number];
-
-/** A page of words as OCR boxed them, each array one OCR line. */
-function boxed(lines: readonly (readonly Boxed[])[]): Document {
-  const words: Word[] = [];
-  const ids = lines.map((line) =>
-    line.map(([text, x0, y0, x1, y1, confidence]) => {
-      const box = { x0: x0 / WIDTH, y0: y0 / HEIGHT, x1: x1 / WIDTH, y1: y1 / HEIGHT };
-      words.push({ id: words.length, text, box, source: "ocr", confidence });
-      return words.length - 1;
-    }),
-  );
-  const box = { x0: 0, y0: 0, x1: 1, y1: 1 };
-  return {
-    type: "png",
-    pages: [
-      {
-        pageNum: 1,
-        width: WIDTH,
-        height: HEIGHT,
-        source: "ocr",
-        words,
-        lines: ids.map((wordIds) => ({ wordIds, box })),
-      },
-    ],
-  };
-}
-
-/**
- * An OCR'd page tilted by SKEW: each line's words as given (their widths from their letters); marks
- * (`[text, x, top, height, confidence]`) as lines of their own, before the print.
- */
-function scan(lines: readonly (readonly Read[])[], marks: readonly Read[] = []): Document {
-  const boxOf = ([text, x, top, height, confidence = 0.95]: Read): Boxed => {
-    const width = Math.max(6, text.length * height * 0.45);
-    const y = top + SKEW * (x + width / 2);
-    return [text, x, y, x + width, y + height, confidence];
-  };
-  return boxed([...marks.map((m) => [boxOf(m)]), ...lines.map((line) => line.map(boxOf))]);
-}
-
-/** Words of a line of body text (24 px) from `x`, one space apart. */
-function line(text: string, x: number, top: number, height = 24): Read[] {
-  const out: Read[] = [];
-  let cursor = x;
-  for (const token of text.split(" ")) {
-    out.push([token, cursor, top, height]);
-    cursor += token.length * height * 0.45 + height * 0.5;
-  }
-  return out;
-}
+import { boxed, line, type Read, scan } from "../helpers/scanned-page.js";
 
 /** The rest of an invoice under its parties: number, date, a row, totals, and a footer. */
 const BODY: Read[][] = [
@@ -266,5 +205,97 @@ describe("parties of scanned invoices", () => {
       ]),
     );
     assert.equal(got.get("supplier.name"), "Nordlicht Metallbau GmbH & Co. KG");
+  });
+  it("does not take the addressee for display type when OCR stretched one word's box on a skewed page", () => {
+    // tesseract's single-block reading of a window letter turned by 0.8° boxed "Muster" 42 px tall beside "GmbH"'s
+    // 20 px: the line's median then made the addressee twice the body's height, over the sender's name at the top.
+    const document = scan([
+      line("Alphabet Fuhrparkmanagement GmbH", 500, 100, 20),
+      line("Lilienthalallee 26, 80786 München", 500, 125, 20),
+      line("USt-IdNr. DE238574172", 500, 150, 20),
+      [...line("Muster GmbH", 225, 530, 20), ...line("Rechnungsnummer: 2015738820", 930, 530, 20)],
+      [...line("z. Hd. Herr Mustermann", 225, 560, 20), ...line("München, den 01.11.2024", 930, 560, 20)],
+      line("Musterweg 1", 225, 590, 20),
+      line("60325 Frankfurt am Main", 225, 620, 20),
+      line("Rechnung", 700, 700, 30),
+      line("Nettobetrag 376,37", 200, 900, 20),
+      line("MwSt. 19,00% 71,51", 200, 930, 20),
+      line("Bruttobetrag 447,88", 200, 960, 20),
+    ]);
+    const muster = document.pages[0]?.words.find((w) => w.text === "Muster");
+    assert.ok(muster);
+    muster.box = { ...muster.box, y0: muster.box.y0 - 22 / 2400 };
+    const got = invoiceFields(document);
+    assert.equal(got.get("supplier.name"), "Alphabet Fuhrparkmanagement GmbH");
+    assert.equal(got.get("customer.name"), "Muster GmbH");
+  });
+
+  it("names the supplier from the block its own mailbox closes when a logo's lettering is the display line", () => {
+    // A born-digital invoice's logo is a picture; its scan's OCR reads the picture's lettering as the top line.
+    const got = invoiceFields(
+      scan([
+        line("HOTEL PARIS", 130, 300, 40),
+        [...line("FACTURE", 1300, 300, 30)],
+        line("20/09/2023", 1350, 350),
+        line("nº 2023-6013", 1340, 390),
+        line("Société Hôtelière du Pacano", 130, 520),
+        line("2, rue de la Paix", 130, 560),
+        line("75000 Paris", 130, 600),
+        line("France", 130, 640),
+        line("+33 1 01 12 34 56", 130, 680),
+        line("info@hotel-du-pacano.fr", 130, 720),
+        line("Securibox SARL", 1100, 730),
+        line("27, Rue de Bassano", 1100, 770),
+        line("75008 Paris", 1100, 810),
+        line("France", 1100, 850),
+        line("Montant Total HT 1.245,30 €", 1000, 1500),
+        line("Total TVA 123,54 €", 1000, 1540),
+        line("Montant Total TTC 1.368,84 €", 1000, 1580),
+      ]),
+    );
+    assert.equal(got.get("supplier.name"), "Société Hôtelière du Pacano");
+    assert.equal(got.get("customer.name"), "Securibox SARL");
+  });
+  it("reads a display name whole when its legal form wraps alone under it in taller ink", () => {
+    // Boxes as OCR gave them on a scan turned 2.5°: brackets and descenders give "(haftungsbeschränkt)" ink half
+    // again as tall as the name over it.
+    const got = invoiceFields(
+      boxed([
+        [
+          ["Alpenland", 191, 85, 492, 152, 0.96],
+          ["Technik", 513, 101, 739, 154, 0.93],
+          ["UG", 763, 114, 843, 160, 0.92],
+          ["RECHNUNG", 1271, 141, 1601, 199, 0.96],
+        ],
+        [["(haftungsbeschränkt)", 194, 146, 840, 231, 0.9]],
+        [
+          ["Rechnung", 189, 239, 335, 271, 0.96],
+          ["an:", 346, 253, 391, 271, 0.96],
+          ["Rechnungsnr.", 928, 287, 1077, 314, 0.92],
+          ["2025488861", 1258, 300, 1423, 330, 0.96],
+        ],
+        [
+          ["Paul", 189, 269, 239, 293, 0.96],
+          ["Fischer", 253, 271, 343, 298, 0.96],
+        ],
+        [
+          ["Gartenweg", 186, 301, 330, 332, 0.93],
+          ["125", 340, 309, 388, 330, 0.96],
+          ["Rechnungsdatum:", 926, 332, 1128, 362, 0.9],
+          ["25.07.2025", 1255, 346, 1404, 378, 0.96],
+        ],
+        [
+          ["11769", 184, 330, 266, 354, 0.96],
+          ["Hamburg", 277, 335, 396, 367, 0.96],
+        ],
+        [
+          ["Gesamtbetrag", 926, 900, 1100, 928, 0.95],
+          ["119,00", 1255, 905, 1345, 933, 0.95],
+          ["EUR", 1355, 906, 1405, 934, 0.95],
+        ],
+      ]),
+    );
+    assert.equal(got.get("supplier.name"), "Alpenland Technik UG (haftungsbeschränkt)");
+    assert.equal(got.get("customer.name"), "Paul Fischer");
   });
 });
