@@ -6,6 +6,7 @@
 import { median } from "../document/median.js";
 import type { Box, Document, Page, Word } from "../document/model.js";
 import { ghostMarks, markBelow } from "./ghost-marks.js";
+import { LABELS } from "./labels.js";
 import { marginGlyphs } from "./margin-glyphs.js";
 import { foldForMatching } from "./text.js";
 
@@ -57,16 +58,32 @@ export function unionBox(boxes: readonly Box[]): Box {
   return { x0, y0, x1, y1 };
 }
 
+/**
+ * A gap this many text heights wide (three spaces or more) before a party's section label that ends the line parts
+ * the label from the text before it: a bill-to column's heading ("Rechnungsempfänger", "Bill to") set level with a
+ * long sender name in the column beside it, closer than a column gap.
+ */
+const SECTION_LABEL_GAP = 1.0;
+
+/** Whether `words` from `from` on spell a whole label of a party's section (supplier or customer). */
+function sectionLabelTail(words: readonly Word[], from: number): boolean {
+  const key = words
+    .slice(from)
+    .map((w) => foldForMatching(w.text))
+    .join("");
+  return (LABELS.get(key) ?? []).some((e) => e.role === "customer" || e.role === "supplier");
+}
+
 /** Splits a line's words where the gap is wider than a column gap (relative to the text height, in page units). */
 function splitAtGaps(words: Word[], pageWidth: number, pageHeight: number): Word[][] {
   const parts: Word[][] = [];
   let current: Word[] = [];
-  for (const word of words) {
+  for (const [i, word] of words.entries()) {
     const prev = current[current.length - 1];
     if (prev) {
       const gap = (word.box.x0 - prev.box.x1) * pageWidth;
       const height = Math.max(prev.box.y1 - prev.box.y0, word.box.y1 - word.box.y0) * pageHeight;
-      if (gap > 2.2 * height) {
+      if (gap > 2.2 * height || (gap > SECTION_LABEL_GAP * height && sectionLabelTail(words, i))) {
         parts.push(current);
         current = [];
       }

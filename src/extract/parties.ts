@@ -1572,13 +1572,14 @@ function findSenderLine(layout: Layout): SenderLine | null {
     // A sender line prints no label: "Lieferant: Müllermann GmbH, Lieferantenstraße 20" names the party it labels.
     if (wholeLabel(seg).length > 0 || name.some((w) => /:$/.test(w.text))) continue;
     // A long sender line wraps: the next row at its left edge, in its small type and holding a separator or a few
-    // words of the address, is the rest of it.
+    // words of the address, is the rest of it; a company name of its own ("Liberty Systems LLC") is the addressee.
     const next = rowSegments(page, r + 1).find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02);
     const wrapped =
       next !== undefined &&
       sameTypeSize(next, seg) &&
       next.box.y0 - seg.box.y1 < seg.height &&
-      (SENDER_SEPARATOR.test(next.text) || next.words.some(readSeparator) || next.words.length <= 3);
+      (SENDER_SEPARATOR.test(next.text) || next.words.some(readSeparator) || next.words.length <= 3) &&
+      !completeCompany(next);
     const rest = [...seg.words.slice(cut), ...(wrapped ? next.words : [])];
     // A name, then an address: "ACME GmbH · Hauptstr. 1 · 10115 Berlin", not "Tel · Fax" or "Seite 1 | 2".
     if (!rest.some((w) => /\d/.test(w.text))) continue;
@@ -1651,6 +1652,7 @@ const LEGAL_FORM_WORDS = new Set(
     "ohg",
     "gbr",
     "mbh",
+    "pty",
     "ltd",
     "limited",
     "llc",

@@ -136,6 +136,13 @@ describe("parseDate: misread month names", () => {
     assert.equal(parseDate("0 3, 2016", {}), null);
   });
 
+  it("reads the French '1er' whose 1 OCR read as a letter", () => {
+    const first = { ambiguous: false, order: "text", repaired: true };
+    assert.deepEqual(parseDate("ler mars 2025", {}), { iso: "2025-03-01", ...first });
+    assert.deepEqual(parseDate("Ier février 2025", {}), { iso: "2025-02-01", ...first });
+    assert.equal(parseDate("Iler mars 2025", {}), null);
+  });
+
   it("only between day and year, not a word in front of a number", () => {
     assert.equal(parseDate("Doc 12/2018", {}), null);
   });

@@ -147,6 +147,20 @@ describe("parties of scanned invoices", () => {
     });
   }
 
+  it("does not read the addressee's company right under a sender line as the sender line's wrapped rest", () => {
+    const got = invoiceFields(
+      scan([
+        line("Granite Industries LLC - 120 Elm Street - Denver, CO 80202", 120, 260, 18),
+        line("Evergreen Industries Inc.", 120, 290, 20),
+        line("310 Oak Avenue", 120, 318, 20),
+        line("Denver, CO 80202", 120, 346, 20),
+        ...BODY,
+      ]),
+    );
+    assert.equal(got.get("supplier.name"), "Granite Industries LLC");
+    assert.equal(got.get("customer.name"), "Evergreen Industries Inc.");
+  });
+
   it("reads a display-size name wrapped over two lines as one name when descenders make one line's ink taller", () => {
     const got = invoiceFields(
       scan([
@@ -186,6 +200,21 @@ describe("parties of scanned invoices", () => {
     );
     assert.equal(got.get("supplier.name"), "Outback Trading Pty Ltd");
     assert.equal(got.get("customer.name"), "Jack Kelly");
+  });
+
+  it("takes an Australian legal form whole when OCR lost the display name's line holding it", () => {
+    const got = invoiceFields(
+      scan([
+        line("Coastal Consulting", 870, 150, 56),
+        line("Coastal Consulting Pty Ltd · Unit 9, 347 King William Rd · Hobart TAS 7000", 120, 300, 18),
+        line("Banksia Trading Pty. Ltd.", 120, 340),
+        line("298 Hay Street", 120, 380),
+        line("Brisbane QLD 4000", 120, 420),
+        ...BODY,
+      ]),
+    );
+    assert.equal(got.get("supplier.name"), "Coastal Consulting Pty Ltd");
+    assert.equal(got.get("customer.name"), "Banksia Trading Pty. Ltd.");
   });
 
   it("reads a footer's legal name wrapped after its '&' in a narrow column", () => {

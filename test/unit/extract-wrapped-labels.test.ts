@@ -1,7 +1,8 @@
 /**
- * A label wrapped in a narrow column of a text layer is the label it spells whole: "Customer" over "ID:" labels a
- * customer number, no section naming the customer with the lines under it; "Invoice" over "date:" labels the invoice's
- * date, not its number.
+ * Labels in narrow columns of a text layer. A label wrapped over two lines is the label it spells whole: "Customer"
+ * over "ID:" labels a customer number, no section naming the customer with the lines under it; "Invoice" over "date:"
+ * labels the invoice's date, not its number. A bill-to heading set level with a long sender name, closer to it than a
+ * column gap, is a heading of its own.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -47,5 +48,22 @@ describe("labels wrapped in a narrow column", () => {
     const tops = [0.1, 0.12, 0.134, 0.155, 0.169, 0.3, 0.4];
     const got = invoiceFields(tableDocument(tablePage(1, rows, { tops })));
     assert.equal(got.get("invoice.date"), "2021-11-08");
+  });
+  it("parts a bill-to heading from the long sender name it is set level with", () => {
+    // Three spaces' width between "(haftungsbeschränkt)" and the bill-to column's heading: under a column gap.
+    const rows = [
+      [left("Rechnung", 0.055)],
+      [left("Rechnungsnummer", 0.063), left("INV-2022-63967", 0.332)],
+      [left("Rechnungsdatum", 0.063), left("8. August 2022", 0.332)],
+      [left("Bergmann Logistik UG (haftungsbeschränkt)", 0.055, 0.01065), left("Rechnungsempfänger", 0.499)],
+      [left("Gartenweg 103", 0.055), left("Bergmann Handel KG", 0.499)],
+      [left("81769 Berlin", 0.055), left("Hauptstraße 139", 0.499)],
+      [left("Deutschland", 0.055), left("85113 Nürnberg", 0.499)],
+      [left("Gesamtbetrag", 0.551), right("4.226,58 €", 0.931)],
+    ];
+    const tops = [0.032, 0.085, 0.105, 0.136, 0.149, 0.163, 0.176, 0.4];
+    const got = invoiceFields(tableDocument(tablePage(1, rows, { tops })));
+    assert.equal(got.get("supplier.name"), "Bergmann Logistik UG (haftungsbeschränkt)");
+    assert.equal(got.get("customer.name"), "Bergmann Handel KG");
   });
 });

@@ -216,10 +216,17 @@ function textualTokens(text: string): string[] {
 /** A month name whose O was read as a zero ("0ct 3, 2016"): a zero before letters is a digit in no date. */
 const ZERO_FOR_O = /(?<![\p{L}\d])0(\p{L}{2,})/u;
 
+/** The French "1er" (the first of a month) whose 1 OCR read as a letter: "ler mars 2025", "Ier février 2025". */
+const FIRST_READ_AS_LETTER = /(?<![\p{L}\d])[lI|](?=er\s)/u;
+
 function parseTextual(text: string): ParsedDate | null {
   const zero = ZERO_FOR_O.exec(text);
   if (zero !== null && monthNumber(`o${zero[1]}`) !== null) {
     const read = parseTextual(text.replace(ZERO_FOR_O, "o$1"));
+    return read && { ...read, repaired: true };
+  }
+  if (FIRST_READ_AS_LETTER.test(text)) {
+    const read = parseTextual(text.replace(FIRST_READ_AS_LETTER, "1"));
     return read && { ...read, repaired: true };
   }
   let tokens = textualTokens(text);

@@ -12,7 +12,7 @@
  */
 import { guessLanguage } from "../../document/language-guess.js";
 import type { OcrResult } from "./engine.js";
-import { inPageLanguage } from "./german-letters.js";
+import { inPageLanguage } from "./lost-letters.js";
 
 /** The model every page is read with first. */
 export const FIRST_PASS_LANGUAGE = "eng";
@@ -65,8 +65,8 @@ export function secondPassModels(language: SecondPassLanguage): string {
 /**
  * Reads a page with English, then, when the text read is in another language whose model is installed, again with
  * that language first; the second reading replaces the first and names its language (a German one with its "ß" and
- * "ü" put back, german-letters.ts). `read` runs the engine with a tesseract `-l` value; `installed` lists the models
- * the engine has (asked only when a second reading is wanted).
+ * "ü" put back, a French one its "è", lost-letters.ts). `read` runs the engine with a tesseract `-l` value;
+ * `installed` lists the models the engine has (asked only when a second reading is wanted).
  */
 export async function readInPageLanguage(
   read: (models: string) => Promise<OcrResult>,

@@ -12,9 +12,9 @@ import { median } from "../../document/median.js";
 import type { RawWord } from "../page-builder.js";
 import { type GreyImage, parsePgm } from "../pgm.js";
 import type { OcrEngine, OcrResult } from "./engine.js";
-import { inLanguage } from "./german-letters.js";
 import { type LineWord, mergeLine, pageWorthRereading, segmentsOf, shouldReread } from "./line-merge.js";
 import { type LineRecogniser, type PixelBox, paddleRecogniser } from "./line-recogniser.js";
+import { inLanguage } from "./lost-letters.js";
 
 /** A ratio coordinate in whole pixels, as tesseract gave it. */
 const px = (ratio: number, size: number): number => Math.round(ratio * size);

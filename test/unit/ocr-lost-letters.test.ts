@@ -1,10 +1,12 @@
 /**
- * The "ß" and "ü" a German reading of a scan read as "B" and "ii" (issue #16: accented names exact on scanned
- * invoices): put back inside lower-case words, never in camel-cased brand names or upper-case words.
+ * Letters a reading of a scan in the page's language still loses (issue #16: accented names exact on scanned
+ * invoices): the "ß" and "ü" a German reading read as "B" and "ii", put back inside lower-case words, never in
+ * camel-cased brand names or upper-case words; the "è" a French reading read as "é" before a consonant and a final
+ * mute "e".
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { germanLetters, inLanguage, inPageLanguage } from "../../src/ingest/ocr/german-letters.js";
+import { frenchLetters, germanLetters, inLanguage, inPageLanguage } from "../../src/ingest/ocr/lost-letters.js";
 
 describe("germanLetters", () => {
   it("puts back the ß read as B inside and at the end of a word", () => {
@@ -39,11 +41,29 @@ describe("germanLetters", () => {
     }
   });
 
-  it("repairs German pages only, keeping each word's box and confidence", () => {
+  it("repairs German and French pages only, keeping each word's box and confidence", () => {
     const box = { x0: 0.1, y0: 0.2, x1: 0.3, y1: 0.25 };
     const [word] = inPageLanguage([{ text: "StraBe", box, confidence: 0.8 }], "deu");
     assert.deepEqual(word, { text: "Straße", box, confidence: 0.8 });
     assert.equal(inLanguage("StraBe", undefined), "StraBe");
     assert.equal(inLanguage("griin", "nld"), "griin");
+    assert.equal(inLanguage("Lumiére", "fra"), "Lumière");
+    assert.equal(inLanguage("Lumiére", "deu"), "Lumiére");
+  });
+});
+
+describe("frenchLetters", () => {
+  it("puts back the è read as é before a consonant and a final mute e", () => {
+    assert.equal(frenchLetters("Lumiére"), "Lumière");
+    assert.equal(frenchLetters("Riviéres,"), "Rivières,");
+    assert.equal(frenchLetters("piéce"), "pièce");
+    assert.equal(frenchLetters("Héléne"), "Hélène");
+    assert.equal(frenchLetters("LUMIÉRE"), "LUMIÈRE");
+  });
+
+  it("keeps an é that French writes", () => {
+    for (const word of ["Société", "Renée", "André", "Hôtelière", "événement", "réglementé", "Élodie"]) {
+      assert.equal(frenchLetters(word), word);
+    }
   });
 });
