@@ -78,7 +78,7 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
   const row = page?.rows[span.segment.row] ?? [];
   const left = row.filter((s) => s.box.x1 <= span.segment.box.x0 + 1e-6).sort((a, b) => b.box.x1 - a.box.x1);
   left.forEach((seg, g) => {
-    const tail = page ? wrappedLabelTail(page, seg) : null;
+    const tail = page ? wrappedLabel(page, seg)?.rest : undefined;
     if (tail) for (let i = tail.folded.length - 1; i >= 0; i--) push(tail, i, g + 1);
     for (let i = seg.folded.length - 1; i >= 0; i--) push(seg, i, g + 1);
   });
@@ -91,14 +91,19 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
 }
 
 /**
- * The rest of a label wrapped in a narrow column, on the row under `seg` at its left edge ("Invoice" over "date:",
- * "Date of" over "issue:"): read after `seg`, it spells a longer label than `seg` alone. Null when it does not.
+ * A label wrapped in a narrow column: its rest on the row under `seg` at its left edge ("Invoice" over "date:",
+ * "Customer" over "ID:"), which read after `seg` spells a longer label, and that label's entries. Null when the row
+ * under it holds no such rest.
  */
-function wrappedLabelTail(page: Layout["pages"][number], seg: LineSegment): LineSegment | null {
-  const next = page.rows[seg.row + 1]?.find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.01);
-  if (!next || next.box.y0 - seg.box.y1 > seg.height) return null;
-  const key = [...seg.folded, ...next.folded].join("");
-  return key.length <= MAX_LABEL_CHARS && LABELS.has(key) ? next : null;
+export function wrappedLabel(
+  page: Layout["pages"][number],
+  seg: LineSegment,
+): { rest: LineSegment; entries: readonly LabelEntry[] } | null {
+  const rest = page.rows[seg.row + 1]?.find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.01);
+  if (!rest || rest.box.y0 - seg.box.y1 > seg.height) return null;
+  const key = [...seg.folded, ...rest.folded].join("");
+  const entries = key.length <= MAX_LABEL_CHARS ? LABELS.get(key) : undefined;
+  return entries ? { rest, entries } : null;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { Word } from "../document/model.js";
 import { spanOf } from "./candidates.js";
-import { spanLabels } from "./context.js";
+import { spanLabels, wrappedLabel } from "./context.js";
 import type { FieldDecision, Scored } from "./decision.js";
 import { isTradeWord } from "./header-lexicon.js";
 import { LABELS, type LabelRole } from "./labels.js";
@@ -1417,22 +1417,14 @@ function labelledRows(page: PageLayout, from: number): PartyDecision | null {
 }
 
 /** Sections introduced by a party label ("Verkäufer", "Bill to:", "Client"): a label alone on its segment. */
-/**
- * Whether the label `seg` (row `r`) is the first line of a longer label wrapped in a narrow column that names no
- * `role`: "Customer" over "ID:" labels a customer number, and the lines under it are other labels' values.
- */
-function wrappedLabel(page: PageLayout, r: number, seg: LineSegment, role: "supplier" | "customer"): boolean {
-  const next = rowSegments(page, r + 1).find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02);
-  const entries = next ? LABELS.get(seg.folded.join("") + next.folded.join("")) : undefined;
-  return entries !== undefined && !entries.some((e) => e.role === role);
-}
-
 function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDecision | null {
   for (const page of layout.pages) {
     for (let r = 0; r < page.rows.length; r++) {
       for (const seg of rowSegments(page, r)) {
         const roles = wholeLabel(seg);
-        if (!roles.includes(role) || wrappedLabel(page, r, seg, role)) continue;
+        // A label wrapped in a narrow column names what it spells whole: "Customer" over "ID:", a customer number.
+        const wrapped = wrappedLabel(page, seg);
+        if (!roles.includes(role) || wrapped?.entries.every((e) => e.role !== role)) continue;
         // "Client" alone in a table header row is no section label: require the segment to stand alone on its row,
         // or to end on a colon as section labels do ("To:", "Aan:") and table headers do not.
         const strong =
