@@ -599,6 +599,47 @@ export function scoreRole(
   return score;
 }
 
+/** What the summary's arithmetic adds to a net amount no label names: about the weight of a weak label. */
+const NET_BY_ARITHMETIC = 1;
+
+/**
+ * Net amounts only the summary's arithmetic names ("Leistungen  EUR 20.296,14" over "MwSt. 19 %  EUR 3.856,27" and
+ * "Gesamtbetrag  EUR 24.152,41"; "Prestations" over "TVA 20 %"): an amount printed one or two lines above a labelled
+ * tax, in its column, that the tax brings to a labelled total, and that no label gives another role. No label
+ * speaks for them, so they rank below a page's line items as subtotals and the combination of roles would never
+ * weigh them.
+ */
+function netsByArithmetic(
+  layout: Layout,
+  options: Record<AmountRole, Array<RoleScored | null>>,
+  all: readonly AmountCandidate[],
+  receipt: boolean,
+): RoleScored[] {
+  const labelled = (entries: ReadonlyArray<RoleScored | null>) =>
+    entries.filter((e): e is RoleScored => e !== null && e.score > 1).map((e) => e.candidate);
+  const listed = new Set(labelled(options.subtotal));
+  const found = new Map<AmountCandidate, RoleScored>();
+  for (const total of labelled(options.total)) {
+    for (const tax of labelled(options.tax)) {
+      if (tax === total || tax.value <= 0 || tax.value >= total.value) continue;
+      for (const c of all) {
+        if (c === total || c === tax || found.has(c) || !c.hasDecimals) continue;
+        // A labelled subtotal of that amount is the net amount printed (a line item above may repeat it).
+        if ([...listed].some((s) => sameAmount(s.value, c.value))) continue;
+        if (Math.abs(c.value + tax.value - total.value) >= CLOSE) continue;
+        const rowsAbove = tax.segment.row - c.segment.row;
+        if (c.segment.pageNum !== tax.segment.pageNum || rowsAbove < 1 || rowsAbove > 2) continue;
+        if (Math.abs(c.box.x1 - tax.box.x1) > 0.03) continue;
+        const labels = labelsOf(layout, c);
+        if (roleStrength(labels, [...OTHER_ROLES.subtotal, ...NEGATIVE]) > 0) continue;
+        const score = scoreRole(layout, "subtotal", c, all, receipt) + NET_BY_ARITHMETIC;
+        found.set(c, { candidate: c, score });
+      }
+    }
+  }
+  return [...found.values()];
+}
+
 function ranked(layout: Layout, role: AmountRole, all: readonly AmountCandidate[], receipt: boolean): RoleScored[] {
   return all
     .map((candidate) => ({ candidate, score: scoreRole(layout, role, candidate, all, receipt) }))
@@ -653,13 +694,14 @@ export function chooseAmounts(
   };
   const readings = receipt ? [...all, ...arithmeticReadings(layout, all)] : all;
   for (const role of roles) options[role] = [null, ...ranked(layout, role, readings, receipt)];
+  if (roles.includes("subtotal")) options.subtotal.push(...netsByArithmetic(layout, options, readings, receipt));
   let best: { combo: Record<AmountRole, RoleScored | null>; score: number } | null = null;
   for (const total of options.total) {
     for (const subtotal of options.subtotal) {
       for (const tax of options.tax) {
         for (const amountDue of options.amountDue) {
           const combo = { total, subtotal, tax, amountDue };
-          const score = comboScore(combo);
+          const score = comboScore(combo, receipt);
           if (!best || score > best.score) best = { combo, score };
         }
       }
@@ -802,7 +844,7 @@ function taxFromRates(
   return null;
 }
 
-function comboScore(combo: Record<AmountRole, RoleScored | null>): number {
+function comboScore(combo: Record<AmountRole, RoleScored | null>, receipt: boolean): number {
   const { total, subtotal, tax, amountDue } = combo;
   const t = total?.candidate;
   const s = subtotal?.candidate;
@@ -823,6 +865,9 @@ function comboScore(combo: Record<AmountRole, RoleScored | null>): number {
   }
   // A subtotal of the other sign than the total is a payment or a discount line, not the net amount.
   if (t && s && t.value !== 0 && Math.sign(s.value) === -Math.sign(t.value)) score -= 1.5;
+  // Nor is an invoice's tax of the other sign: it is a discount ("Discount (SAVE20) -524.29" between subtotal and
+  // total). (Receipts are left to their payment's arithmetic: on receipts-dev this cost a total.)
+  if (!receipt && t && x && t.value !== 0 && Math.sign(x.value) === -Math.sign(t.value)) score -= 1.5;
   // Only a zero document has a tax as large as its total.
   if (t && x && Math.abs(x.value) >= Math.abs(t.value) && (t.value !== 0 || x.value !== 0)) score -= 1;
   if (t && d && Math.abs(d.value) > Math.abs(t.value) + CLOSE) score -= 0.5;

@@ -54,14 +54,22 @@ interface LeftWord {
   confidence: number;
   /** The word is one of the two nearest a value that reads as a whole date. */
   beforeDate: boolean;
+  /** Whether the word is a number printed as an identifier (five digits or more, no separators: "710622172"). */
+  identifier: boolean;
 }
+
+/** How an identifier is printed: digits with no separator, after at most a few letters. */
+const IDENTIFIER = /^\p{L}{0,4}\d{5,}$/u;
+
+/** The words matchWords reads: a left word's text, gaps and whether it is an identifier. */
+type MatchWord = Pick<LeftWord, "text" | "gaps"> & { identifier?: boolean };
 
 /** A complete numeric date ("24/10/2017") or a month word beside digits ("11 Jan 2019"). */
 const DATE_LIKE = /\d[./-]\d{1,2}[./-]\d|\d\s*\p{L}{3,}\.?[\s/-]*\d|\p{L}{3,}\.?\s+\d{1,2},?\s+\d{2,4}/u;
 
 /** Folded words to the left of the span, nearest first, with the number of column gaps crossed before each. */
 function leftWords(layout: Layout, span: Span): LeftWord[] {
-  const words: Array<{ text: string; gaps: number; confidence: number }> = [];
+  const words: Array<Omit<LeftWord, "beforeDate">> = [];
   const taken: Array<{ word: Word; folded: string; seg: LineSegment }> = [];
   const push = (seg: LineSegment, i: number, gaps: number) => {
     const word = seg.words[i];
@@ -69,8 +77,9 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
     if (word && taken.some((t) => t.seg !== seg && readTwice(t.word, t.folded, word, folded))) return;
     if (word) taken.push({ word, folded, seg });
     const confidence = word?.confidence ?? 1;
+    const identifier = IDENTIFIER.test(word?.text ?? "");
     for (const text of unglued(word?.text ?? "", folded).reverse()) {
-      words.push({ text, gaps, confidence });
+      words.push({ text, gaps, confidence, identifier });
     }
   };
   for (let i = span.start - 1; i >= 0; i--) push(span.segment, i, 0);
@@ -338,7 +347,7 @@ function matchQualified(words: Array<{ text: string; gaps: number }>): {
   };
 }
 
-function matchWords(nonEmpty: Array<{ text: string; gaps: number }>, excluding: boolean): LabelHit | null {
+function matchWords(nonEmpty: readonly MatchWord[], excluding: boolean): LabelHit | null {
   for (let e = 0; e < LEFT_DECAY.length && e < nonEmpty.length; e++) {
     let key = "";
     let best: { entries: readonly LabelEntry[]; gaps: number } | null = null;
@@ -351,6 +360,9 @@ function matchWords(nonEmpty: Array<{ text: string; gaps: number }>, excluding: 
       if (entries) best = { entries, gaps: nonEmpty[e]?.gaps ?? 0 };
     }
     if (best) {
+      // A label with its own number beside it, in a column of its own ("RCS 710622172" left of a footer's VAT id),
+      // labels that number, not what stands further right.
+      if (nonEmpty.slice(0, e).some((w) => w.gaps > 0 && w.identifier)) return null;
       const decay = (LEFT_DECAY[e] ?? 0) * 0.92 ** best.gaps;
       const roles = best.entries.every((x) => x.role === "genericNumber")
         ? (qualifier(nonEmpty.slice(e + 1, e + 6), best.gaps) ?? best.entries)

@@ -1470,14 +1470,18 @@ function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Se
   if (!best) return null;
   const chosenSeg = best.seg;
   // A display-size name wrapped over lines ("Southern Cross IT" over "Services Pty Ltd"): the lines right above it
-  // in the same column and the same large type belong to it.
+  // in the same column and the same large type belong to it. A centred title wraps centred ("Zahlungsbeleg von
+  // Sonnenschein Software" over "KG"): the block then spans the widest of its lines.
   let top = best.row;
+  let { x0, x1 } = chosenSeg.box;
   while (top > 0 && best.row - top < 2) {
-    const above = rowSegments(page, top - 1).find((s) => Math.abs(s.box.x0 - chosenSeg.box.x0) < 0.02);
+    const above = rowSegments(page, top - 1).find((s) => sameColumn(s, chosenSeg));
     if (!above || !wrapsInto(above, chosenSeg, page, customerWords)) break;
     top--;
+    x0 = Math.min(x0, above.box.x0);
+    x1 = Math.max(x1, above.box.x1);
   }
-  const lines = blockBelow(page, top, best.seg.box.x0, best.seg.box.x1, 6);
+  const lines = blockBelow(page, top, x0, x1, 6);
   const decision = blockDecision(lines, 0.6 + 0.3 * best.score);
   // The issuer's name is the line chosen: when the block's reading skips it (a billing period, a date line), the line
   // it takes instead is whatever follows (a line item), not a name.
@@ -1485,6 +1489,10 @@ function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Se
   if (!decision.name.best?.words.some((w) => chosen.has(w.id))) return null;
   return decision;
 }
+
+/** Whether two lines share a column: their left edges align, or both are centred on the same axis. */
+const sameColumn = (a: LineSegment, b: LineSegment): boolean =>
+  Math.abs(a.box.x0 - b.box.x0) < 0.02 || Math.abs(a.box.x0 + a.box.x1 - b.box.x0 - b.box.x1) < 0.04;
 
 /** Whether `above` is the upper part of the display-size name `seg` wrapped under it: same type, no gap, no digits. */
 function wrapsInto(
@@ -1507,6 +1515,22 @@ function wrapsInto(
     !GENERIC.has(foldForMatching(above.text)) &&
     !isLabelValueLine([above])
   );
+}
+
+/**
+ * A line ending on a postcode of four or five digits ("112 avenue Victor Hugo : 13001", "Hauptstr. 1, 10115"), as
+ * addresses that print the town after it end when they wrap; a ZIP or postcode after a state's code ("Chicago, IL
+ * 60601", "Sydney NSW 2000") ends its address.
+ */
+function postcodeLast(seg: LineSegment): boolean {
+  const [before, last] = seg.words.slice(-2).map((w) => w.text);
+  return /^\d{4,5}$/.test(last ?? "") && !/^[A-Z]{2,3}$/.test(before ?? "");
+}
+
+/** A line ending on a word that leaves it unfinished: a short lower-case link ("Frankfurt am"), a hyphen, a comma. */
+function dangling(seg: LineSegment): boolean {
+  const last = seg.words[seg.words.length - 1]?.text ?? "";
+  return /^\p{Ll}{1,4}$|[-,]$/u.test(last);
 }
 
 /** Separators of the sender line over a letter's address window ("ACME GmbH · Hauptstr. 1 · 10115 Berlin"). */
@@ -1564,13 +1588,19 @@ function findSenderLine(layout: Layout): SenderLine | null {
     // A sender line prints no label: "Lieferant: Müllermann GmbH, Lieferantenstraße 20" names the party it labels.
     if (wholeLabel(seg).length > 0 || name.some((w) => /:$/.test(w.text))) continue;
     // A long sender line wraps: the next row at its left edge, in its small type and holding a separator or a few
-    // words of the address, is the rest of it; a company name of its own ("Liberty Systems LLC") is the addressee.
+    // words of the address with a number or ending a line left unfinished ("Frankfurt am" over "Main"), is the rest
+    // of it; a company name of its own ("Liberty Systems LLC") or a person's ("Isla Evans") is the addressee. A line ending on a postcode wraps before its town ("... : 13001"
+    // over "Marseille"), whatever size OCR's boxes make the town's letters (tesseract measured the same type 18 px
+    // and 23 px tall on two readings of a page).
     const next = rowSegments(page, r + 1).find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02);
+    const town = next !== undefined && postcodeLast(seg) && next.words.length <= 2 && digitCount(next.text) === 0;
     const wrapped =
       next !== undefined &&
-      sameTypeSize(next, seg) &&
+      (sameTypeSize(next, seg) || town) &&
       next.box.y0 - seg.box.y1 < seg.height &&
-      (SENDER_SEPARATOR.test(next.text) || next.words.some(readSeparator) || next.words.length <= 3) &&
+      (SENDER_SEPARATOR.test(next.text) ||
+        next.words.some(readSeparator) ||
+        (next.words.length <= 3 && (digitCount(next.text) > 0 || town || dangling(seg)))) &&
       !completeCompany(next);
     const rest = [...seg.words.slice(cut), ...(wrapped ? next.words : [])];
     // A name, then an address: "ACME GmbH · Hauptstr. 1 · 10115 Berlin", not "Tel · Fax" or "Seite 1 | 2".

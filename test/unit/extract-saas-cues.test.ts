@@ -9,6 +9,7 @@ import { describe, it } from "node:test";
 import type { Document } from "../../src/document/model.js";
 import { invoiceFields } from "../helpers/invoice-fields.js";
 import { type ReceiptRow, receipt } from "../helpers/receipt-document.js";
+import { line, scan } from "../helpers/scanned-page.js";
 
 /** A text-layer page of rows (no OCR doubt). */
 const page = (rows: ReceiptRow[]): Document => {
@@ -349,5 +350,26 @@ describe("SaaS layouts in other languages", () => {
       ]),
     );
     assert.notEqual(got.get("supplier.name"), "Main d'œuvre installation");
+  });
+});
+
+describe("a payment receipt's centred title naming its issuer", () => {
+  it("reads the issuer's legal form wrapped onto a centred line of its own as the end of its name", () => {
+    const got = invoiceFields(
+      scan([
+        line("Zahlungsbeleg von Sonnenschein Software", 514, 200, 38),
+        line("KG", 833, 250, 38),
+        line("Belegnummer 6329298218", 680, 330),
+        [...line("Bezahlter Betrag", 250, 400), ...line("Bezahlt am", 660, 400), ...line("Zahlungsart", 1090, 400)],
+        [...line("458,13 €", 250, 430), ...line("15. Juni 2026", 660, 430), ...line("Mastercard – 2455", 1090, 430)],
+        [...line("Backup-Speicher", 270, 600), ...line("384,98 €", 1310, 600)],
+        [...line("USt. (19%)", 270, 650), ...line("73,15 €", 1320, 650)],
+        [...line("Rechnungsbetrag", 270, 700), ...line("458,13 €", 1310, 700)],
+        line("Lindner Elektro e.K.", 250, 780),
+        line("lindner@lindnerelektro.example", 250, 810),
+        line("Sonnenschein Software KG, Bahnhofstraße 12, 91825 Stuttgart, Deutschland", 85, 2270, 18),
+      ]),
+    );
+    assert.equal(got.get("supplier.name"), "Sonnenschein Software KG");
   });
 });

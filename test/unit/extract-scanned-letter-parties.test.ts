@@ -161,6 +161,50 @@ describe("parties of scanned invoices", () => {
     assert.equal(got.get("customer.name"), "Evergreen Industries Inc.");
   });
 
+  it("reads the town a sender line wraps after its postcode as its rest, not as the addressee", () => {
+    const got = invoiceFields(
+      scan([
+        line("Laboratoires Rivière SA : 102 chemin des Vignes : 13001", 120, 256, 18),
+        line("Marseille", 120, 284, 23),
+        line("Laboratoires Moreau SASU", 120, 322, 22),
+        line("6 avenue Victor Hugo", 120, 350, 22),
+        line("59000 Lille", 120, 378, 22),
+        ...BODY,
+      ]),
+    );
+    assert.equal(got.get("customer.name"), "Laboratoires Moreau SASU");
+    assert.equal(got.get("supplier.name"), "Laboratoires Rivière SA");
+  });
+
+  it("does not read a person's name right under a sender line in its type as the sender line's wrapped rest", () => {
+    const got = invoiceFields(
+      scan([
+        line("Redbrick Consulting LLP - 43 Baker Street - Leeds", 120, 256, 22),
+        line("Isla Evans", 120, 284, 22),
+        line("95 Baker Street", 120, 314, 22),
+        line("London", 120, 344, 22),
+        line("JZ5 7AS", 120, 374, 22),
+        ...BODY,
+      ]),
+    );
+    assert.equal(got.get("customer.name"), "Isla Evans");
+    assert.equal(got.get("supplier.name"), "Redbrick Consulting LLP");
+  });
+
+  it("reads the end of a town a sender line leaves unfinished as its rest, not as the addressee's first line", () => {
+    const got = invoiceFields(
+      scan([
+        line("Isartal Consulting e.K. - Schillerstraße 17 - 60311 Frankfurt am", 120, 256, 18),
+        line("Main", 120, 280, 18),
+        line("Sonnenschein Medien UG (haftungsbeschränkt)", 120, 312, 22),
+        line("Lindenallee 36", 120, 342, 22),
+        line("15292 Berlin", 120, 372, 22),
+        ...BODY,
+      ]),
+    );
+    assert.equal(got.get("customer.name"), "Sonnenschein Medien UG (haftungsbeschränkt)");
+  });
+
   it("reads a display-size name wrapped over two lines as one name when descenders make one line's ink taller", () => {
     const got = invoiceFields(
       scan([
