@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { OcrResult } from "../../src/ingest/ocr/engine.js";
 import type { LineRecogniser, PixelBox } from "../../src/ingest/ocr/line-recogniser.js";
-import { rereadLines } from "../../src/ingest/ocr/rereading.js";
+import { lineRereading, type ReadingRefinement, rereadLines } from "../../src/ingest/ocr/rereading.js";
 import type { GreyImage } from "../../src/ingest/pgm.js";
 
 const image: GreyImage = { width: 1000, height: 200, data: new Uint8Array(1000 * 200).fill(255) };
@@ -141,5 +141,21 @@ describe("rereadLines: the page's language", () => {
     assert.equal(read.words[0]?.text, "Straße");
     const english = await rereadLines(oneLine([["Strake", 0.4]]), image, reading("StraBe"));
     assert.equal(english.words[0]?.text, "StraBe");
+  });
+});
+
+describe("lineRereading after a step that makes the reading surer", () => {
+  it("tells whether the page is worth re-reading from the engine's own reading", async () => {
+    const { recogniser, boxes } = recording();
+    // The engine's reading: mean confidence 0.6, worth re-reading. The step before replaces the doubtful word of
+    // the second line with a sure one (as merged-lines.ts does), which lifts the mean above the page gate.
+    const engine = page([[["T0TAL", 0.85]], [["eee", 0.1]]]);
+    const surer: ReadingRefinement = async (result) => ({
+      ...result,
+      words: result.words.map((w) => (w.text === "eee" ? { ...w, text: "Birmingham", confidence: 0.99 } : w)),
+    });
+    const read = await lineRereading("tesseract-cli", recogniser, undefined, surer)(engine, async () => image);
+    assert.equal(boxes.length, 1);
+    assert.equal(read.words[1]?.text, "Birmingham");
   });
 });

@@ -6,11 +6,14 @@
 import { DocsiftError } from "../../domain/errors.js";
 import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrEngineKind } from "./engine.js";
 import { type OcrFallbackNotice, withOcrFallback } from "./fallback.js";
+import { modelsOf } from "./languages.js";
+import { paddleRecogniser } from "./line-recogniser.js";
+import { type CropReader, mergedLineRereading } from "./merged-lines.js";
 import { withUprightPages } from "./orientation-engine.js";
 import { createPaddleEngine } from "./paddle-engine.js";
 import { officePageForOcr } from "./picture-removal.js";
-import { lineRereading, withLineRereading } from "./rereading.js";
-import { createTesseractCli, tesseractOnPath } from "./tesseract-cli.js";
+import { headerAndFigureLines, lineRereading, withLineRereading } from "./rereading.js";
+import { createTesseractCli, runTesseract, tesseractOnPath } from "./tesseract-cli.js";
 import { createTesseractJs } from "./tesseract-js.js";
 
 /** How the process reads scanned pages (runtime/config.ts parses it from DOCSIFT_OCR_*). */
@@ -57,8 +60,20 @@ export function createDefaultOcrEngine(settings: OcrSettings): OcrEngine {
     return withUprightPages(settings.fallback ? withOcrFallback(paddle, () => reread, warnFallback) : paddle);
   }
   // Re-read within the upright step: it crops lines of the turned, levelled page the engine read, and only of the
-  // reading kept when the page was read more than one way.
-  return withUprightPages(tesseract, settings.reread ? lineRereading(tesseract.name) : undefined, officePageForOcr);
+  // reading kept when the page was read more than one way. Lines of two columns run together are read apart first,
+  // so the line re-reader sees their words as lines of their own.
+  const apart = mergedLineRereading(cropReader(tesseract, settings));
+  const refine = settings.reread ? lineRereading(tesseract.name, paddleRecogniser, headerAndFigureLines, apart) : apart;
+  return withUprightPages(tesseract, refine, officePageForOcr);
+}
+
+/**
+ * How a crop of a page is read: the tesseract CLI in the page's language when it is the engine (a crop holds too
+ * few letters to tell its language), else the engine as it reads any page.
+ */
+function cropReader(tesseract: OcrEngine, settings: OcrSettings): CropReader {
+  if (tesseract.name !== "tesseract-cli") return (image, _language, signal) => tesseract.recognise(image, signal);
+  return (image, language, signal) => runTesseract(image, modelsOf(language), settings.pageTimeoutMs, signal);
 }
 
 /** Tesseract as `settings` ask (the CLI or tesseract.js; the CLI's fallback), without the line re-reader. */

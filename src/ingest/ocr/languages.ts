@@ -62,6 +62,12 @@ export function secondPassModels(language: SecondPassLanguage): string {
   return `${language}+${FIRST_PASS_LANGUAGE}`;
 }
 
+/** The `-l` value that reads text in the model `language` names (OcrResult.language), English when it names none. */
+export function modelsOf(language: string | undefined): string {
+  const known = SECOND_PASS_LANGUAGES.find((l) => l === language);
+  return known ? secondPassModels(known) : FIRST_PASS_LANGUAGE;
+}
+
 /**
  * Reads a page with English, then, when the text read is in another language whose model is installed, again with
  * that language first; the second reading replaces the first and names its language (a German one with its "ß" and

@@ -52,6 +52,7 @@ export const headerAndFigureLines: RereadScope = (_segment, line) =>
  * `result` with its doubtful lines re-read on `image`, the grey image the engine read (same size). Words of lines
  * left alone, and words that keep their reading, keep their box; a word split in two gets two parts of its box.
  * Rejects with the signal's reason when aborted (checked between lines) and with the recogniser's error if it fails.
+ * `worth`: whether the page is worth re-reading at all, by default told by `result` (pageWorthRereading).
  */
 export async function rereadLines(
   result: OcrResult,
@@ -59,11 +60,12 @@ export async function rereadLines(
   recogniser: LineRecogniser,
   signal?: AbortSignal,
   scope: RereadScope = headerAndFigureLines,
+  worth = pageWorthRereading(result.words),
 ): Promise<OcrResult> {
   if (image.width !== result.width || image.height !== result.height)
     throw new Error(`The image is ${image.width}x${image.height}, the OCR result ${result.width}x${result.height}.`);
   const replacements = new Map<number, RawWord[]>();
-  if (!pageWorthRereading(result.words)) return result;
+  if (!worth) return result;
   const engineLines = result.lines ?? [];
   for (const [lineIndex, engineLine] of engineLines.entries()) {
     const line = [...engineLine].sort((a, b) => result.words[a]!.box.x0 - result.words[b]!.box.x0);
@@ -161,18 +163,22 @@ export type ReadingRefinement = (
  * The line re-reading as a step on a reading `engineName` made: doubtful lines re-read, or the reading as it was when
  * it has none. When the re-reading fails (model missing, a line the recogniser rejects), the page keeps the engine's
  * reading and one process warning says so: OCR runs in processing threads far from the service's logger (as
- * factory.ts's fallback warning).
+ * factory.ts's fallback warning). `before` refines the reading first (merged-lines.ts); whether the page is worth
+ * re-reading is still told by the engine's own reading, which `before` may have made surer than it is.
  */
 export function lineRereading(
   engineName: string,
   recogniser: LineRecogniser = paddleRecogniser,
   scope: RereadScope = headerAndFigureLines,
+  before?: ReadingRefinement,
 ): ReadingRefinement {
-  return async (first, pixels, signal) => {
+  return async (engine, pixels, signal) => {
+    const worth = pageWorthRereading(engine.words);
+    const first = before ? await before(engine, pixels, signal) : engine;
     const doubtful = first.lines?.some((line) => shouldReread(line.map((i) => first.words[i]!)));
-    if (!doubtful || !pageWorthRereading(first.words)) return first;
+    if (!doubtful || !worth) return first;
     try {
-      return await rereadLines(first, await pixels(), recogniser, signal, scope);
+      return await rereadLines(first, await pixels(), recogniser, signal, scope, worth);
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       const reason = err instanceof Error ? err.message : String(err);
