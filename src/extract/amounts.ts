@@ -617,7 +617,7 @@ function netsByArithmetic(
 ): RoleScored[] {
   const labelled = (entries: ReadonlyArray<RoleScored | null>) =>
     entries.filter((e): e is RoleScored => e !== null && e.score > 1).map((e) => e.candidate);
-  const listed = new Set(labelled(options.subtotal));
+  const listed = labelled(options.subtotal);
   const found = new Map<AmountCandidate, RoleScored>();
   for (const total of labelled(options.total)) {
     for (const tax of labelled(options.tax)) {
@@ -625,7 +625,7 @@ function netsByArithmetic(
       for (const c of all) {
         if (c === total || c === tax || found.has(c) || !c.hasDecimals) continue;
         // A labelled subtotal of that amount is the net amount printed (a line item above may repeat it).
-        if ([...listed].some((s) => sameAmount(s.value, c.value))) continue;
+        if (listed.some((s) => sameAmount(s.value, c.value))) continue;
         if (Math.abs(c.value + tax.value - total.value) >= CLOSE) continue;
         const rowsAbove = tax.segment.row - c.segment.row;
         if (c.segment.pageNum !== tax.segment.pageNum || rowsAbove < 1 || rowsAbove > 2) continue;

@@ -1589,9 +1589,9 @@ function findSenderLine(layout: Layout): SenderLine | null {
     if (wholeLabel(seg).length > 0 || name.some((w) => /:$/.test(w.text))) continue;
     // A long sender line wraps: the next row at its left edge, in its small type and holding a separator or a few
     // words of the address with a number or ending a line left unfinished ("Frankfurt am" over "Main"), is the rest
-    // of it; a company name of its own ("Liberty Systems LLC") or a person's ("Isla Evans") is the addressee. A line ending on a postcode wraps before its town ("... : 13001"
-    // over "Marseille"), whatever size OCR's boxes make the town's letters (tesseract measured the same type 18 px
-    // and 23 px tall on two readings of a page).
+    // of it; a company name of its own ("Liberty Systems LLC") or a person's ("Isla Evans") is the addressee. A line
+    // ending on a postcode wraps before its town ("... : 13001" over "Marseille"), whatever size OCR's boxes make the
+    // town's letters (tesseract measured the same type 18 px and 23 px tall on two readings of a page).
     const next = rowSegments(page, r + 1).find((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02);
     const town = next !== undefined && postcodeLast(seg) && next.words.length <= 2 && digitCount(next.text) === 0;
     const wrapped =
