@@ -7,7 +7,9 @@
  * one is read again apart: the page cropped between the parts beside it, which leaves the other column out, the
  * crops of a page stacked into one image read once by the same engine; each part's words replace it when they read
  * surer and lose none of its letters, as lines of their own (what it gave back on the scans of bench:synth-html's
- * window letters, and what it costs: docs/accuracy-log.md).
+ * window letters, and what it costs: docs/accuracy-log.md). The same goes for a part read as nonsense, beside the
+ * other column's stretched label ("STR LEN" beside "Rechnungsdatum:" two lines tall) or on a line of its own ("BEE"
+ * for "64320 München" where the columns' lines slant apart).
  *
  * Only office pages (rule-removal.ts isOfficePage): a receipt photo's doubtful words are re-read by the line
  * re-reader (rereading.ts), and its columns are no letter's.
@@ -74,9 +76,10 @@ const heightOf = (w: RawWord, image: { height: number }): number => (w.box.y1 - 
 
 /**
  * The runs of `result`'s lines worth reading again: a line's part between column gaps (COLUMN_GAP text heights)
- * that holds a word taller than TALL text heights and a word read below DOUBTED, on a line of two parts or more (the
- * other column), with its crop in pixels of the image read (`size`): between the parts beside it, so the other
- * column stays out and the part is read whole and once.
+ * that holds text and a word read below DOUBTED, and either a word taller than TALL text heights on a line of two
+ * parts or more (the other column), or was read as nonsense (mean below DOUBTFUL), with its crop in pixels of the
+ * image read (`size`): between the parts beside it, so the other column stays out and the part is read whole and
+ * once, over the rows of its line's tall words.
  */
 export function mergedRuns(result: OcrResult, size: { width: number; height: number }): MergedRun[] {
   const text = median(
@@ -94,16 +97,23 @@ export function mergedRuns(result: OcrResult, size: { width: number; height: num
       if (part && gap < COLUMN_GAP * text) part.push(i);
       else parts.push([i]);
     }
-    if (parts.length < 2) continue;
+    const isTall = (i: number) => heightOf(result.words[i]!, size) > TALL * text;
+    const lineTall = indices.filter(isTall).map((i) => result.words[i]!);
     for (const [p, part] of parts.entries()) {
       const words = part.map((i) => result.words[i]!);
-      const tall = words.some((w) => heightOf(w, size) > TALL * text);
+      const ownTall = part.some(isTall);
+      // Read as nonsense: beside the other column's tall word ("STR LEN" beside "Rechnungsdatum:" stretched over both
+      // lines), the crop spans that word's rows; a line of its own ("BEE" for "64320 München" under a skewed
+      // column) is read again over its own, unless its word is tall (a logo, a stamp).
+      const nonsense = meanConfidence(words) < DOUBTFUL;
+      if (parts.length === 1 ? !nonsense || ownTall : !nonsense && !ownTall) continue;
       // A logo's lone glyph ("e", "@") is no text run together.
-      if (!tall || !words.some((w) => w.confidence < DOUBTED) || !words.some((w) => TEXT.test(w.text))) continue;
+      if (!words.some((w) => w.confidence < DOUBTED) || !words.some((w) => TEXT.test(w.text))) continue;
       const before = parts[p - 1]?.map((i) => result.words[i]!.box.x1);
       const after = parts[p + 1]?.map((i) => result.words[i]!.box.x0);
-      const y0 = Math.min(...words.map((w) => w.box.y0)) * size.height;
-      const y1 = Math.max(...words.map((w) => w.box.y1)) * size.height;
+      const rows = ownTall ? words : [...words, ...lineTall];
+      const y0 = Math.min(...rows.map((w) => w.box.y0)) * size.height;
+      const y1 = Math.max(...rows.map((w) => w.box.y1)) * size.height;
       const crop = {
         left: Math.max(0, Math.round(before ? Math.max(...before) * size.width + PAD_X * text : 0)),
         right: Math.min(size.width, Math.round(after ? Math.min(...after) * size.width - PAD_X * text : size.width)),
@@ -123,9 +133,10 @@ interface Band {
 }
 
 /**
- * The runs' crops of `image` stacked into one PGM, each at the left edge under the one before, a white gap of two
- * text heights between them: one reading reads them all (a tesseract process per crop cost 5 processes and 0.8 s of
- * CPU per page on einvoices-dev's scans).
+ * The runs' crops of `image` stacked into one PGM, each at the left edge under the one before, a gap of two text
+ * heights between them: one reading reads them all (a tesseract process per crop cost 5 processes and 0.8 s of CPU
+ * per page on einvoices-dev's scans). Each crop's paper is made white (paperTone): a grey scan's crops on a white
+ * ground were dark bands to tesseract's threshold, and it read no word of them.
  */
 function stacked(image: GreyImage, runs: readonly MergedRun[]): { bytes: Buffer; bands: Band[] } {
   const gap = Math.round(2 * Math.max(...runs.map((r) => r.text)));
@@ -139,12 +150,30 @@ function stacked(image: GreyImage, runs: readonly MergedRun[]): { bytes: Buffer;
   const data = new Uint8Array(width * height).fill(255);
   runs.forEach(({ crop }, k) => {
     const top = bands[k]!.top;
+    const whiten = 255 / Math.max(1, paperTone(image, crop));
     for (let y = crop.top; y < crop.bottom; y++) {
-      const from = y * image.width + crop.left;
-      data.set(image.data.subarray(from, from + crop.right - crop.left), (top + y - crop.top) * width);
+      const row = (top + y - crop.top) * width - crop.left;
+      for (let x = crop.left; x < crop.right; x++) {
+        data[row + x] = Math.min(255, Math.round(image.data[y * image.width + x]! * whiten));
+      }
     }
   });
   return { bytes: pgm(width, height, data), bands };
+}
+
+/** The median grey of a crop: its paper, since text covers the lesser part of it. */
+function paperTone(image: GreyImage, crop: PixelRect): number {
+  const histogram = new Array<number>(256).fill(0);
+  for (let y = crop.top; y < crop.bottom; y++) {
+    for (let x = crop.left; x < crop.right; x++) histogram[image.data[y * image.width + x]!]!++;
+  }
+  const count = (crop.bottom - crop.top) * (crop.right - crop.left);
+  let seen = 0;
+  for (let tone = 0; tone < 256; tone++) {
+    seen += histogram[tone]!;
+    if (seen * 2 >= count) return tone;
+  }
+  return 255;
 }
 
 /** Whether two words' boxes overlap: by a third of the narrower one's width, on half the lower one's height. */
@@ -252,12 +281,16 @@ export function mergedLineRereading(read: CropReader): ReadingRefinement {
       };
       // A crop reaches into lines read already: a word read back over one of them replaces it only when it reads a
       // word OCR doubted, or covers it and reads surer ("Liberty" over "iberty"); else the page keeps what it had,
-      // and a word another crop read back already is not read twice.
+      // and a word another crop read back already is not read twice. A word of another run is left to that run,
+      // unless OCR all but guessed it ("MERS" at 0.2, a run of its own that reads back no surer, under a run read
+      // well).
       const replaced = new Set<number>();
       const kept = (w: RawWord): boolean => {
         if (added.some((a) => a.lines.some((line) => line.some((o) => overlapping(o, w))))) return false;
         const clashes = result.words.flatMap((o, i) =>
-          !inRuns.has(i) && !removed.has(i) && overlapping(o, w) ? [i] : [],
+          !run.words.includes(i) && (!inRuns.has(i) || o.confidence < DOUBTFUL) && !removed.has(i) && overlapping(o, w)
+            ? [i]
+            : [],
         );
         if (!clashes.every((i) => replaceable(result.words[i]!, w))) return false;
         for (const i of clashes) replaced.add(i);
