@@ -720,6 +720,28 @@ export function chooseAmounts(
     tax.best = fromRates.best;
     tax.alternatives?.push({ scored: fromRates.best, features: { ...RATE_SUM_FEATURES, hand: fromRates.best.score } });
   }
+  const subtotal = decide("subtotal");
+  const parts =
+    roles.includes("subtotal") && !receipt && !fromRates?.best ? summaryInParts(layout, readings, combo) : null;
+  if (parts) {
+    for (const [role, decision, sum] of [
+      ["subtotal", subtotal, parts.subtotal],
+      ["tax", tax, parts.tax],
+    ] as const) {
+      decision.best = sum.scored;
+      // The sum takes the place of the amount the combination chose: the features of its weakest part, as chosen.
+      const weakest = sum.parts.reduce((a, b) => (b.score < a.score ? b : a));
+      const [features] = alternativesOf(layout, role, [weakest], combo, readings, receipt).map((a) => a.features);
+      for (const alternative of decision.alternatives ?? []) {
+        alternative.features.chosen = 0;
+        alternative.features.chosenValue = 0;
+      }
+      decision.alternatives?.push({
+        scored: sum.scored,
+        features: { ...features, ...PARTS_SUM_FEATURES, hand: sum.scored.score },
+      });
+    }
+  }
   const total = decide("total");
   const chosen = combo.total?.candidate;
   if (receipt && chosen && contradicted(layout, chosen, readings)) total.penalty = CONTRADICTED;
@@ -727,11 +749,18 @@ export function chooseAmounts(
     const c = CANDIDATE_OF.get(alternative);
     alternative.features.contradicted = receipt && c && contradicted(layout, c, readings) ? 1 : 0;
   }
-  return { total, subtotal: decide("subtotal"), tax, amountDue: decide("amountDue") };
+  return { total, subtotal, tax, amountDue: decide("amountDue") };
 }
 
 /** Features of a tax summed from per-rate amounts (taxFromRates): only its arithmetic speaks for it. */
 const RATE_SUM_FEATURES: Readonly<Record<string, number>> = { fromRates: 1, chosen: 1, comboAddsUp: 1 };
+
+/**
+ * Features of a subtotal or tax summed from a summary's parts (summaryInParts), beside those of its weakest part: no
+ * feature of its own, since the one summary in parts among the labelled invoices states its tax a cent off the page
+ * (the embedded invoice's rounding), which a feature would learn as "a sum is wrong".
+ */
+const PARTS_SUM_FEATURES: Readonly<Record<string, number>> = { chosen: 1, chosenValue: 1, comboAddsUp: 1 };
 
 const CANDIDATE_OF = new WeakMap<Alternative, AmountCandidate>();
 
@@ -839,6 +868,75 @@ function taxFromRates(
           words: [...a.candidate.words, ...b.candidate.words],
         },
       };
+    }
+  }
+  return null;
+}
+
+/** Amounts summed: the sum as scored (its words theirs, its score the weakest among them and the total) and its parts. */
+interface PartsSum {
+  scored: Scored;
+  parts: readonly RoleScored[];
+}
+
+function sumOf(parts: readonly RoleScored[], total: RoleScored): PartsSum {
+  const scored = {
+    value: formatAmount(parts.reduce((sum, p) => sum + p.candidate.value, 0)),
+    score: Math.min(total.score, ...parts.map((p) => p.score)),
+    words: parts.flatMap((p) => p.candidate.words),
+  };
+  return { scored, parts };
+}
+
+/**
+ * An invoice's summary printed in parts: goods and shipping netted apart ("Positionen netto 804,35", "Versandkosten
+ * netto 4,99"), each with its tax line ("USt. 19,00% auf 804,35 ... 152,83", "... auf 4,99 ... 0,95"), then the total,
+ * and no line holding the net or the tax of the whole. When the chosen amounts do not add up to the chosen total,
+ * two labelled nets and one or two labelled taxes above it, each on a row of its own, that do are the subtotal and
+ * the tax, as sums. A tax line's base ("auf 804,35") repeats a net's amount and is no tax.
+ */
+function summaryInParts(
+  layout: Layout,
+  all: readonly AmountCandidate[],
+  combo: Record<AmountRole, RoleScored | null>,
+): { subtotal: PartsSum; tax: PartsSum } | null {
+  const { total, subtotal, tax } = combo;
+  if (!total) return null;
+  const t = total.candidate;
+  if (subtotal && tax && Math.abs(subtotal.candidate.value + tax.candidate.value - t.value) < CLOSE) return null;
+  const labelled = (role: AmountRole): RoleScored[] =>
+    all
+      .filter((c) => c !== t && c.value > 0 && c.hasDecimals)
+      .filter((c) => c.segment.pageNum === t.segment.pageNum && c.segment.row < t.segment.row)
+      .map((candidate) => ({ candidate, score: scoreRole(layout, role, candidate, all, false) }))
+      .filter((e) => e.score > 1)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 8);
+  const nets = labelled("subtotal");
+  const taxes = labelled("tax");
+  const rowOf = (e: RoleScored) => e.candidate.segment.row;
+  for (let i = 0; i < nets.length; i++) {
+    for (let j = i + 1; j < nets.length; j++) {
+      const a = nets[i]!;
+      const b = nets[j]!;
+      if (rowOf(a) === rowOf(b)) continue;
+      const pair = [a, b];
+      const rest = t.value - a.candidate.value - b.candidate.value;
+      const free = taxes.filter(
+        (x) =>
+          x.candidate.value < rest + CLOSE &&
+          pair.every((n) => rowOf(n) !== rowOf(x) && !sameAmount(n.candidate.value, x.candidate.value)),
+      );
+      const single = free.find((x) => Math.abs(x.candidate.value - rest) < CLOSE);
+      if (single) return { subtotal: sumOf(pair, total), tax: sumOf([single], total) };
+      for (let k = 0; k < free.length; k++) {
+        for (let m = k + 1; m < free.length; m++) {
+          const x = free[k]!;
+          const y = free[m]!;
+          if (rowOf(x) === rowOf(y) || Math.abs(x.candidate.value + y.candidate.value - rest) >= CLOSE) continue;
+          return { subtotal: sumOf(pair, total), tax: sumOf([x, y], total) };
+        }
+      }
     }
   }
   return null;

@@ -130,3 +130,55 @@ describe("a footer printed in label columns", () => {
     assert.equal(got.get("supplier.taxId"), "FR92190714378");
   });
 });
+
+describe("a summary printed in parts", () => {
+  it("sums goods and shipping netted apart, and their taxes, when they make the total", () => {
+    const got = invoiceFields(
+      page([
+        [["Rechnung RE2207", 20]],
+        ...ITEMS.slice(0, 3).map(([name, amount]) => row(name, `${amount} €`)),
+        row("Positionen netto", "1.250,00 €"),
+        row("Versandkosten netto", "12,50 €"),
+        [
+          ["Positionen USt. 19,00% auf 1.250,00 €", 20],
+          ["237,50 €", 300],
+        ],
+        [
+          ["Versandkosten USt. 19,00% auf 12,50 €", 20],
+          ["2,38 €", 300],
+        ],
+        row("Endsumme", "1.502,38 €"),
+      ]),
+    );
+    assert.equal(got.get("invoice.subtotal"), "1262.50");
+    assert.equal(got.get("invoice.tax"), "239.88");
+    assert.equal(got.get("invoice.total"), "1502.38");
+  });
+
+  it("sums two nets under one tax line", () => {
+    const got = invoiceFields(
+      page([
+        [["Invoice INV-5531", 20]],
+        row("Goods net", "100.00"),
+        row("Shipping net", "10.00"),
+        row("VAT 20%", "22.00"),
+        row("Total", "132.00"),
+      ]),
+    );
+    assert.equal(got.get("invoice.subtotal"), "110.00");
+    assert.equal(got.get("invoice.tax"), "22.00");
+  });
+
+  it("sums no parts that do not make the total", () => {
+    const got = invoiceFields(
+      page([
+        [["Invoice INV-5532", 20]],
+        row("Goods net", "100.00"),
+        row("Shipping net", "10.00"),
+        row("VAT 20%", "22.00"),
+        row("Total", "133.00"),
+      ]),
+    );
+    assert.notEqual(got.get("invoice.subtotal"), "110.00");
+  });
+});
