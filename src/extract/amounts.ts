@@ -752,6 +752,12 @@ export function chooseAmounts(
   return { total, subtotal, tax, amountDue: decide("amountDue") };
 }
 
+/** Whether the combination's subtotal and tax add up to its total (all three chosen). */
+function comboAddsUp({ total, subtotal, tax }: Record<AmountRole, RoleScored | null>): boolean {
+  if (!total || !subtotal || !tax) return false;
+  return Math.abs(subtotal.candidate.value + tax.candidate.value - total.candidate.value) < CLOSE;
+}
+
 /** Features of a tax summed from per-rate amounts (taxFromRates): only its arithmetic speaks for it. */
 const RATE_SUM_FEATURES: Readonly<Record<string, number>> = { fromRates: 1, chosen: 1, comboAddsUp: 1 };
 
@@ -785,11 +791,7 @@ function alternativesOf(
   }
   const top = Math.max(...entries.map((e) => e.score));
   const chosen = combo[role]?.candidate;
-  const { total, subtotal, tax } = combo;
-  const addsUp =
-    total && subtotal && tax
-      ? Math.abs(subtotal.candidate.value + tax.candidate.value - total.candidate.value) < CLOSE
-      : false;
+  const addsUp = comboAddsUp(combo);
   const max = largestLabelled(layout, all);
   return entries.map((entry, rank) => {
     const c = entry.candidate;
@@ -845,10 +847,10 @@ function taxFromRates(
   combo: Record<AmountRole, RoleScored | null>,
   receipt: boolean,
 ): FieldDecision | null {
-  const { total, subtotal, tax } = combo;
+  const { total, subtotal } = combo;
   if (!total || !subtotal) return null;
   const gap = total.candidate.value - subtotal.candidate.value;
-  if (tax && Math.abs(subtotal.candidate.value + tax.candidate.value - total.candidate.value) < CLOSE) return null;
+  if (comboAddsUp(combo)) return null;
   const rates = all
     .filter((c) => c !== total.candidate && c !== subtotal.candidate)
     .map((candidate) => ({ candidate, score: scoreRole(layout, "tax", candidate, all, receipt) }))
@@ -900,10 +902,9 @@ function summaryInParts(
   all: readonly AmountCandidate[],
   combo: Record<AmountRole, RoleScored | null>,
 ): { subtotal: PartsSum; tax: PartsSum } | null {
-  const { total, subtotal, tax } = combo;
-  if (!total) return null;
+  const { total } = combo;
+  if (!total || comboAddsUp(combo)) return null;
   const t = total.candidate;
-  if (subtotal && tax && Math.abs(subtotal.candidate.value + tax.candidate.value - t.value) < CLOSE) return null;
   const labelled = (role: AmountRole): RoleScored[] =>
     all
       .filter((c) => c !== t && c.value > 0 && c.hasDecimals)
