@@ -37,6 +37,7 @@ import { localeHints } from "./normalise/locale.js";
 import { withOrdinalSigns } from "./ordinal-signs.js";
 import { customer, merchant, supplier } from "./parties.js";
 import { withPostcodeSpaces } from "./postcode-spaces.js";
+import { repairFromRepeats } from "./repeated-words.js";
 
 export interface ExtractOptions {
   /** BCP 47 tag of the upload; decides ambiguous dates and number formats. */
@@ -130,7 +131,11 @@ function plan(document: Document, options: ExtractOptions) {
     const { name, address } = supplierParty();
     return customer(layout, [...(name.best?.words ?? []), ...(address.best?.words ?? [])]);
   });
-  const merchantParty = once(() => merchant(layout, headerRepairFor(language())));
+  const merchantParty = once(() => {
+    const lexicon = headerRepairFor(language());
+    const repeats = repairFromRepeats([...layout.wordsById.values()]);
+    return merchant(layout, (word) => repeats(lexicon(word)));
+  });
   const ibanDecision = once(() => iban(layout));
   // An address OCR read: ordinal signs and postcode spaces it misread put back.
   const ocrAddress = (address: FieldDecision): FieldDecision =>

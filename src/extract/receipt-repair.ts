@@ -19,6 +19,11 @@ const KNOWN: ReadonlySet<string> = new Set(
   ),
 );
 
+/** Whether `word` (upper case) is a word of the header vocabulary: a trade, street or place word. */
+export function isHeaderWord(word: string): boolean {
+  return KNOWN.has(word);
+}
+
 /** Shorter words are one edit from too many others. */
 const MIN_LETTERS = 4;
 
