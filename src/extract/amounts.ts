@@ -182,13 +182,21 @@ function unprintedRoundings(layout: Layout, all: readonly AmountCandidate[]): Am
   return out;
 }
 
+/** Mean OCR confidence of a labelled total's words from which the total line counts as read. */
+const SURE_TOTAL = 0.95;
+
 /**
  * A total that was paid with change but whose own line OCR lost ("TOTAL * UO"): tendered minus change, standing on
- * the tendered line with the words of both. Only when no printed amount has that value; it carries no label, so a
- * readable total line still wins.
+ * the tendered line with the words of both. Only when no printed amount has that value, and only when no labelled
+ * total was read surely: then the misreading is the payment's ("Cash 10.09", "CHANGE 5.03" under "Total 5.00" read
+ * at 1.00), and the arithmetic the two lines give wrongly backed their difference over the printed total.
  */
 function paidReadings(layout: Layout, all: readonly AmountCandidate[]): AmountCandidate[] {
   const out: AmountCandidate[] = [];
+  const surelyRead = all.some(
+    (c) => c.value > 0 && ocrQuality(c) >= SURE_TOTAL && roleStrength(labelsOf(layout, c), ["total"]) > 0.5,
+  );
+  if (surelyRead) return out;
   for (const p of paymentsOf(layout, all)) {
     const change = p.change;
     if (!change || change.value === 0 || [...all, ...out].some((o) => sameAmount(o.value, p.value))) continue;

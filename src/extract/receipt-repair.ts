@@ -27,7 +27,8 @@ export function isHeaderWord(word: string): boolean {
 /** Shorter words are one edit from too many others. */
 const MIN_LETTERS = 4;
 
-function inCaseOf(model: string, target: string): string {
+/** `target` in the case of `model`: UPPER, lower or Capitalised. */
+export function inCaseOf(model: string, target: string): string {
   if (model === model.toUpperCase()) return target.toUpperCase();
   if (model === model.toLowerCase()) return target.toLowerCase();
   return target.charAt(0).toUpperCase() + target.slice(1).toLowerCase();

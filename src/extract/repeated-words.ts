@@ -10,7 +10,7 @@
  * receipt says LAMAN). Text-layer words are what their producer wrote and are left as they are.
  */
 import type { Word } from "../document/model.js";
-import { isHeaderWord } from "./receipt-repair.js";
+import { inCaseOf, isHeaderWord } from "./receipt-repair.js";
 
 /** Runs of letters shorter than this are one letter from too many other words. */
 const MIN_LETTERS = 4;
@@ -34,12 +34,6 @@ function oneSubstitution(a: string, b: string): boolean {
   let differences = 0;
   for (let i = 0; i < a.length && differences < 2; i++) if (a[i] !== b[i]) differences++;
   return differences === 1;
-}
-
-function inCaseOf(model: string, target: string): string {
-  if (model === model.toUpperCase()) return target;
-  if (model === model.toLowerCase()) return target.toLowerCase();
-  return target.charAt(0) + target.slice(1).toLowerCase();
 }
 
 /** The repair of a word against the other words of `words` (the document's): see the file comment. */

@@ -83,6 +83,18 @@ describe("receipt totals from OCR-damaged lines", () => {
     assert.equal(got.total, "39.00");
   });
 
+  it("keeps a total read surely over tendered minus change when a payment line was misread", () => {
+    const got = values([
+      row("ROTI", "5.00"),
+      row("Total", "5.00"),
+      row("Rounding Adjustment", "0.03"),
+      row("Total After Rounding", "5.00"),
+      row("Cash", "10.09"),
+      row("CHANGE", "5.03"),
+    ]);
+    assert.equal(got.total, "5.00");
+  });
+
   it("takes the tendered amount when no change was given and the total line is unreadable", () => {
     const got = values([
       row("ROTI", "6.60"),

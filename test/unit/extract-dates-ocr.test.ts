@@ -76,6 +76,19 @@ describe("parseDate: OCR digit confusions", () => {
   });
 });
 
+describe("parseDate: a hyphen read as a tilde", () => {
+  it("reads the tilde as the hyphen beside it, and says the date was repaired", () => {
+    const parsed = parseDate("05~05-17", {});
+    assert.equal(parsed?.iso, "2017-05-05");
+    assert.equal(parsed?.repaired, true);
+    assert.equal(parseDate("2017-05~21", {})?.iso, "2017-05-21");
+  });
+
+  it("reads no tilde without a hyphen beside it, nor two", () => {
+    for (const text of ["05~05~17", "05~05/17", "~05-05-17x"]) assert.equal(parseDate(text, {}), null, text);
+  });
+});
+
 describe("parseDate: a lost separator", () => {
   it("puts back the one separator OCR dropped when a single place gives a date", () => {
     const cases: Array<[string, string]> = [

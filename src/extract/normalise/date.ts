@@ -260,5 +260,10 @@ export function parseDate(text: string, hints: LocaleHints): ParsedDate | null {
   // A rule or leader printed after the date ("28/03/2017--") is no part of it: no date ends in a separator.
   const cleaned = trimEdges(text).replace(/(\d)[-/.]+$/, "$1");
   if (cleaned === "" || cleaned.length > 40) return null;
-  return parseNumeric(cleaned, hints) ?? parseTextual(cleaned);
+  const parsed = parseNumeric(cleaned, hints) ?? parseTextual(cleaned);
+  if (parsed !== null) return parsed;
+  // "05~05-17": a hyphen OCR read as a tilde, between digits beside the date's other hyphen.
+  const tilde = /^(\d{1,4})~(\d{1,2})-(\d{1,4})$|^(\d{1,4})-(\d{1,2})~(\d{1,4})$/.test(cleaned);
+  const repaired = tilde ? parseNumeric(cleaned.replace("~", "-"), hints) : null;
+  return repaired === null ? null : { ...repaired, repaired: true };
 }
