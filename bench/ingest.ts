@@ -17,6 +17,9 @@
  * the photo enlarged to ~1600 px (~1.4x bare tesseract on the photo as stored) and the line re-reader (~1x), then
  * preprocessing (~190 ms), the orientation measure (~90 ms) and extraction (bench/ocr-variants.ts breaks the OCR
  * down).
+ * Measured 2026-11-30 (fifth stop, the tree before and after in turn, load average 0.6-2.3): (d) 4.14x (2430 / 2584
+ * ms CPU per receipt against tesseract's 606) -> 4.31x (2586 / 2669) with a doubtful receipt's header lines found by
+ * PaddleOCR's detector at 800 px and read (ocr/header-fill.ts); 4.98x with the detector at 1600 px.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -269,6 +269,13 @@ describe("receipt header repair against the rest of the header", () => {
     assert.equal(address.best?.value, "NO 8, JALAN PERMAS 3, 81100 JOHOR BAHRU JOHOR");
   });
 
+  it("repairs a trade word of the name read as other glyphs ('N' for 'M')", () => {
+    assert.equal(
+      party(["99 SPEED NART S/B", "NO 8, JALAN MERANTI 3,", "43000 KAJANG"]).name.best?.value,
+      "99 SPEED MART S/B",
+    );
+  });
+
   it("drops a shop's name line above the line the address starts on, not a building", () => {
     assert.equal(
       party(["BLUE LEAF TRADING SDN BHD", "ACME CHERAS", "NO 2A, JALAN MERANTI,", "55100 KUALA LUMPUR"]).address.best

@@ -30,6 +30,7 @@ export const TRADE_WORDS: Readonly<Record<string, readonly string[]>> = {
     "hypermarket",
     "minimarket",
     "market",
+    "mart",
     "industries",
     "international",
     "holdings",

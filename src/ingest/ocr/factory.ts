@@ -6,6 +6,7 @@
 import { DocsiftError } from "../../domain/errors.js";
 import { DEFAULT_PAGE_TIMEOUT_MS, type OcrEngine, type OcrEngineKind } from "./engine.js";
 import { type OcrFallbackNotice, withOcrFallback } from "./fallback.js";
+import { withHeaderFill } from "./header-fill.js";
 import { modelsOf } from "./languages.js";
 import { paddleRecogniser } from "./line-recogniser.js";
 import { type CropReader, mergedLineRereading } from "./merged-lines.js";
@@ -63,7 +64,10 @@ export function createDefaultOcrEngine(settings: OcrSettings): OcrEngine {
   // reading kept when the page was read more than one way. Lines of two columns run together are read apart first,
   // so the line re-reader sees their words as lines of their own.
   const apart = mergedLineRereading(cropReader(tesseract, settings));
-  const refine = settings.reread ? lineRereading(tesseract.name, paddleRecogniser, headerAndFigureLines, apart) : apart;
+  // A receipt's header lines tesseract read nothing of (a logo's lettering) are read after the re-reading.
+  const refine = settings.reread
+    ? withHeaderFill(lineRereading(tesseract.name, paddleRecogniser, headerAndFigureLines, apart))
+    : apart;
   return withUprightPages(tesseract, refine, officePageForOcr);
 }
 

@@ -35,9 +35,9 @@ async function greyImage(image: Buffer): Promise<GreyImage> {
   return { width: info.width, height: info.height, data };
 }
 
-/** The detector's boxes for `grey`, in its pixels. */
-async function findLines(grey: GreyImage): Promise<PixelBox[]> {
-  const size = detectionSize(grey.width, grey.height, DETECTION_MAX_SIDE);
+/** The detector's boxes for `grey`, in its pixels, the image read at most `maxSide` pixels long. */
+export async function findLines(grey: GreyImage, maxSide = DETECTION_MAX_SIDE): Promise<PixelBox[]> {
+  const size = detectionSize(grey.width, grey.height, maxSide);
   const pixels = await sharp(grey.data, { raw: { width: grey.width, height: grey.height, channels: 1 } })
     .resize({ width: size.width, height: size.height, fit: "fill" })
     .toColourspace("b-w")
@@ -101,6 +101,20 @@ export function wordsOfLine(
   return words;
 }
 
+/** The words `recogniser` reads on `line` of `grey`, placed as ratios of the image (wordsOfLine). */
+export async function readLineWords(recogniser: LineRecogniser, grey: GreyImage, line: PixelBox): Promise<RawWord[]> {
+  return wordsOfLine(await recogniser.readLine(grey, line), line).map((w) => ({
+    text: w.text,
+    confidence: w.confidence,
+    box: {
+      x0: w.left / grey.width,
+      x1: w.right / grey.width,
+      y0: line.top / grey.height,
+      y1: line.bottom / grey.height,
+    },
+  }));
+}
+
 /** Reads a page: its lines found, each read, words placed as ratios of the image. */
 async function readPage(image: Buffer, recogniser: LineRecogniser, signal?: AbortSignal): Promise<OcrResult> {
   const grey = await greyImage(image);
@@ -108,21 +122,10 @@ async function readPage(image: Buffer, recogniser: LineRecogniser, signal?: Abor
   const lines: number[][] = [];
   for (const line of await findLines(grey)) {
     signal?.throwIfAborted();
-    const read = wordsOfLine(await recogniser.readLine(grey, line), line);
+    const read = await readLineWords(recogniser, grey, line);
     if (read.length === 0) continue;
     lines.push(read.map((_, i) => words.length + i));
-    for (const w of read) {
-      words.push({
-        text: w.text,
-        confidence: w.confidence,
-        box: {
-          x0: w.left / grey.width,
-          x1: w.right / grey.width,
-          y0: line.top / grey.height,
-          y1: line.bottom / grey.height,
-        },
-      });
-    }
+    words.push(...read);
   }
   return { width: grey.width, height: grey.height, words, lines };
 }
