@@ -6,8 +6,9 @@
  *
  * A run of letters of the header is put right to another reading when that reading is printed at least twice
  * elsewhere (two copies against one), one letter away (a substitution), one copy read surely; the run itself printed
- * nowhere else; no other reading as close; the run no word of the header vocabulary (a printed "TAMAN" is no misread "LAMAN" however often the
- * receipt says LAMAN). Text-layer words are what their producer wrote and are left as they are.
+ * nowhere else; no other reading as close; the run no word of the header vocabulary (a printed "TAMAN" is no misread
+ * "LAMAN" however often the receipt says LAMAN). Text-layer words are what their producer wrote and are left as they
+ * are.
  */
 import type { Word } from "../document/model.js";
 import { inCaseOf, isHeaderWord } from "./receipt-repair.js";

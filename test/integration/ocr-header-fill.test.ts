@@ -64,7 +64,7 @@ describe("header lines tesseract read nothing of, read by PaddleOCR (real detect
     image = { width: info.width, height: info.height, data };
   });
 
-  it("reads the name line tesseract missed, in place of the specks it read there, before the lines under it", async () => {
+  it("reads the name line tesseract missed, in place of its specks, before the lines under it", async () => {
     const name = expected.slice(0, 2).map((w) => w.box);
     const speck: RawWord = {
       text: "~",
@@ -95,7 +95,7 @@ describe("header lines tesseract read nothing of, read by PaddleOCR (real detect
     assert.equal(filled.words.length, read.words.length);
   });
 
-  it("fills only doubtful strips: an office-shaped page, a surely read one or a nearly empty one keeps its reading", async () => {
+  it("fills doubtful strips only: office-shaped, surely read and nearly empty pages keep their reading", async () => {
     const missing = reading(image, expected, 1);
     const unchanged = async (result: OcrResult) => result;
     const office: GreyImage = { width: image.height, height: image.height, data: new Uint8Array(image.height ** 2) };

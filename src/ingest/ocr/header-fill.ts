@@ -4,7 +4,7 @@
  * (rereading.ts), which re-reads tesseract's own lines, never sees it. On a doubtful receipt strip (taller than an
  * office page, read with mean confidence below the re-reader's bar), PaddleOCR's detector looks for text lines in the
  * header (the band of the page's first lines); each line it finds where tesseract read no word of two letters or
- * digits with any confidence is read by the recogniser, and kept, in place of the specks tesseract read there, when
+ * digits at READ_FROM or more is read by the recogniser, and kept, in place of the specks tesseract read there, when
  * read surely. Detection and reading run in the recogniser's process (recogniser-process.ts); if they fail, the page
  * keeps the reading it had.
  */
