@@ -16,7 +16,7 @@
  */
 import { median } from "../../document/median.js";
 import type { RawWord } from "../page-builder.js";
-import { type GreyImage, pgm } from "../pgm.js";
+import { type GreyImage, greyLevelAt, pgm } from "../pgm.js";
 import type { OcrResult } from "./engine.js";
 import { inPageLanguage } from "./lost-letters.js";
 import type { ReadingRefinement } from "./rereading.js";
@@ -167,13 +167,7 @@ function paperTone(image: GreyImage, crop: PixelRect): number {
   for (let y = crop.top; y < crop.bottom; y++) {
     for (let x = crop.left; x < crop.right; x++) histogram[image.data[y * image.width + x]!]!++;
   }
-  const count = (crop.bottom - crop.top) * (crop.right - crop.left);
-  let seen = 0;
-  for (let tone = 0; tone < 256; tone++) {
-    seen += histogram[tone]!;
-    if (seen * 2 >= count) return tone;
-  }
-  return 255;
+  return greyLevelAt(histogram, (crop.bottom - crop.top) * (crop.right - crop.left), 0.5);
 }
 
 /** Whether two words' boxes overlap: by a third of the narrower one's width, on half the lower one's height. */

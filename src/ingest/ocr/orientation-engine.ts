@@ -86,7 +86,9 @@ export function withUprightPages(
     const grey = parsePgm(image);
     if (!grey) {
       const read = await engine.recognise(image, signal);
-      return refine ? refine(read, () => greyPixels(image), signal) : read;
+      // Decoded once, for however many refining steps ask for it (the line re-reader, the header lines).
+      let decoded: Promise<GreyImage> | undefined;
+      return refine ? refine(read, () => (decoded ??= greyPixels(image)), signal) : read;
     }
     const orientation = measureOrientation(grey);
     const readAs = async ({ turn, skew }: PageOrientation): Promise<Reading> => {
