@@ -17,6 +17,10 @@
  * the photo enlarged to ~1600 px (~1.4x bare tesseract on the photo as stored) and the line re-reader (~1x), then
  * preprocessing (~190 ms), the orientation measure (~90 ms) and extraction (bench/ocr-variants.ts breaks the OCR
  * down).
+ * (c) also reads the 16 pages with bare tesseract, `cores` at a time: two tesseracts at once are slower per page than
+ * one alone (shared caches and memory), and that anchor shows how much of (c)'s ratio is the machine's. Measured
+ * 2026-11-30 (sixth stop): docsift 1.21x and 1.11x of the ideal in two runs; in the second, bare tesseract 1.08x of
+ * its own ideal and docsift 1.04x of bare tesseract's parallel wall time.
  * Measured 2026-11-30 (fifth stop, the tree before and after in turn, load average 0.6-2.3): (d) 4.14x (2430 / 2584
  * ms CPU per receipt against tesseract's 606) -> 4.31x (2586 / 2669) with a doubtful receipt's header lines found by
  * PaddleOCR's detector at 800 px and read (ocr/header-fill.ts); 4.98x with the detector at 1600 px.
@@ -27,6 +31,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { mapConcurrent } from "../src/ingest/concurrency.js";
 import { createOcrEngine, ingest } from "../src/ingest/index.js";
 import { makeImagePdf, makeTextPdf, SAMPLE_LINES, scanAsJpeg, type TextLine } from "../test/helpers/pdf-fixtures.js";
 import { receiptPhotoCase } from "./receipt-photo-cost.js";
@@ -212,17 +217,31 @@ async function scannedCases(
 
   const sixteen = await makeImagePdf(Array.from({ length: 16 }, () => scan));
   const whole = new Recorder();
+  const bare = new Recorder();
   const wholeRuns = Math.max(1, Math.round(ocrRuns / 3));
-  for (let i = 0; i < wholeRuns; i++) await whole.time(() => ingest(sixteen, { ocr: engine }));
+  const tesseractEnv = { ...process.env, OMP_THREAD_LIMIT: "1" };
+  for (let i = 0; i < wholeRuns; i++) {
+    await whole.time(() => ingest(sixteen, { ocr: engine }));
+    await bare.time(() =>
+      mapConcurrent(Array.from({ length: 16 }), cores, () => run("tesseract", tesseractArgs, tesseractEnv)),
+    );
+  }
   const { wall: w, cpu } = whole.result();
+  const bareWall = bare.result().wall.median;
   const budget = (16 * ocrOurs.wall.median) / cores;
   // CPU over wall is the parallelism actually obtained: below the core count, other load took the rest.
   const parallelism = cpu ? `   cpu ${ms(cpu.median)}, parallelism obtained ${(cpu.median / w.median).toFixed(2)}` : "";
+  // Bare tesseract on every core at once is slower per page than alone (the cores share caches and memory): the
+  // same 16 pages read that way show how much of the ratio to the ideal is the machine's.
+  const bareIdeal = (16 * ocrTheirs.wall.median) / cores;
   console.log(
     `\n(c) 16-page scanned PDF, pages in parallel on ${cores} cores (${wholeRuns} runs)\n` +
       `  docsift      wall min ${ms(w.min)} median ${ms(w.median)}   (${(w.median / 16).toFixed(0)} ms/page)${parallelism}\n` +
       `  16 x one page (b) / cores = ${ms(budget)}\n` +
-      `  ratio: wall median ${verdict(w.median / budget, 1.1)}   (target <= 1.1x)\n\nload average at the end ${load()}`,
+      `  ratio: wall median ${verdict(w.median / budget, 1.1)}   (target <= 1.1x)\n` +
+      `  anchor: bare tesseract on the 16 pages, ${cores} at a time: wall median ${ms(bareWall)}, ` +
+      `${(bareWall / bareIdeal).toFixed(2)}x its own ideal (16 x one page alone / cores); docsift against it ` +
+      `${(w.median / bareWall).toFixed(2)}x\n\nload average at the end ${load()}`,
   );
 }
 
