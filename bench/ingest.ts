@@ -7,7 +7,9 @@
  *       `tesseract IMAGE - --psm 6` on the same photos, both on every core (bench/receipt-photo-cost.ts) target <= 1.2x
  * Prints ms per page, min and median over repeated runs, wall clock and CPU time (this process plus its children,
  * from /proc on Linux): on a shared machine wall time swings with other load, CPU time much less.
- * Options: --runs N (text runs; OCR runs are N/4), --engine tesseract-cli|tesseract-js, --cases a,b,c,d (which to run),
+ * Options: --runs N (text runs; OCR runs are N/4), --engine tesseract-cli|tesseract-js (that engine alone for (b) and
+ * (c), instead of ingest's default engine, which before 2026-11-30's sixth stop they always read with the bare CLI),
+ * --cases a,b,c,d (which to run),
  * --photos DIR (default ../shared/data/receipts-dev), --photo-seed N (16), --photo-rounds N (2). Reports; always exits 0.
  * (b) and (c) share their set-up: asking for either runs both.
  * Measured 2026-11-27 (issue #16, cost; --photo-rounds 3, load average 7-10 from other work, the tree before and after
@@ -21,6 +23,8 @@
  * one alone (shared caches and memory), and that anchor shows how much of (c)'s ratio is the machine's. Measured
  * 2026-11-30 (sixth stop): docsift 1.21x and 1.11x of the ideal in two runs; in the second, bare tesseract 1.08x of
  * its own ideal and docsift 1.04x of bare tesseract's parallel wall time.
+ * With ingest's default engine (sixth stop, load average 2.3, a noisy run): (b) 1.13x wall median (1.24x min), 1.21x
+ * CPU; (c) 1.04x of the ideal, 1.25x of bare tesseract's 16 pages two at a time (0.95x its own ideal in that run).
  * Measured 2026-11-30 (fifth stop, the tree before and after in turn, load average 0.6-2.3): (d) 4.14x (2430 / 2584
  * ms CPU per receipt against tesseract's 606) -> 4.31x (2586 / 2669) with a doubtful receipt's header lines found by
  * PaddleOCR's detector at 800 px and read (ocr/header-fill.ts); 4.98x with the detector at 1600 px.
@@ -32,7 +36,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { mapConcurrent } from "../src/ingest/concurrency.js";
-import { createOcrEngine, ingest } from "../src/ingest/index.js";
+import { createOcrEngine, defaultOcrEngine, ingest, type OcrEngine } from "../src/ingest/index.js";
 import { makeImagePdf, makeTextPdf, SAMPLE_LINES, scanAsJpeg, type TextLine } from "../test/helpers/pdf-fixtures.js";
 import { receiptPhotoCase } from "./receipt-photo-cost.js";
 
@@ -48,7 +52,14 @@ const { values } = parseArgs({
 });
 const cases = new Set((values.cases ?? "").split(","));
 const runs = Math.max(4, Number(values.runs) || 20);
-const engineKind = values.engine === "tesseract-js" ? "tesseract-js" : "tesseract-cli";
+/**
+ * The engine ingest reads pages with unless told otherwise (turned upright, office pages cleaned, doubtful lines re-read:
+ * what a user's scan costs), or with `--engine` the bare CLI or tesseract.js alone.
+ */
+const engine: OcrEngine =
+  values.engine === "tesseract-js" || values.engine === "tesseract-cli"
+    ? createOcrEngine(values.engine)
+    : defaultOcrEngine();
 const cores = availableParallelism();
 /** Linux clock ticks per second for /proc times (CLK_TCK is 100 on every mainstream kernel build). */
 const TICKS_PER_SECOND = 100;
@@ -155,7 +166,6 @@ function denseLines(): TextLine[] {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "docsift-bench-"));
-  const engine = createOcrEngine(engineKind);
   try {
     const { bytes: textPdf } = await makeTextPdf([denseLines()]);
     const textFile = join(dir, "text.pdf");
@@ -167,7 +177,10 @@ async function main(): Promise<void> {
     await run("pdftoppm", ["-r", "200", "-gray", "-png", "-singlefile", join(dir, "scan.pdf"), join(dir, "page")]);
     const tesseractArgs = [join(dir, "page.png"), "stdout", "-l", "eng", "--psm", "6", "-c", "tessedit_create_tsv=1"];
 
-    console.log(`docsift ingest benchmark: ${cores} cores, OCR engine ${engine.name}, load average ${load()}\n`);
+    const engineName = values.engine
+      ? `${engine.name} alone`
+      : "ingest's default (upright pages, office pages cleaned, re-reading)";
+    console.log(`docsift ingest benchmark: ${cores} cores, OCR engine ${engineName}, load average ${load()}\n`);
 
     if (cases.has("a")) {
       const [textOurs, textTheirs] = await duel(
@@ -199,7 +212,7 @@ const load = (): string => loadavg()[0]!.toFixed(1);
 
 /** (b) one scanned page against bare tesseract, then (c) sixteen of them against (b)'s time over the cores. */
 async function scannedCases(
-  engine: ReturnType<typeof createOcrEngine>,
+  engine: OcrEngine,
   scan: Buffer,
   scannedPdf: Uint8Array,
   tesseractArgs: string[],
