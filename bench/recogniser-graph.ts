@@ -3,8 +3,8 @@
  * process runs them (src/ingest/ocr/model-graph.ts), in the same run on the same inputs, one thread each as there.
  *   npm run bench:recogniser -- [--photos DIR] [--count N] [--photo-seed N] [--rounds N]
  * Inputs: `count` receipt photos (receipts-dev, the seeded draw of bench:ingest's case d), prepared for OCR as ingest
- * prepares them; every line tesseract reads there is cropped as the line re-reader crops it (padding 0.2 line heights
- * above and below, 0.5 at the sides) and read by both line models; each page's first 30 % is given to both detectors
+ * prepares them; every line tesseract reads there is cropped as the line re-reader crops it (line-recogniser.ts) and
+ * read by both line models; each page's first 30 % is given to both detectors
  * at 800 px, as the header lines are (ocr/header-fill.ts). The two sessions take turns input by input, so a change
  * of load on a shared machine falls on both. Prints CPU ms per line and per header band (this process's CPU, which
  * is onnxruntime's on one thread), their ratios, and how many lines both read alike. Reports; always exits 0.
@@ -22,9 +22,10 @@ import * as ort from "onnxruntime-node";
 import sharp from "sharp";
 import { imageForOcr, inspectImage } from "../src/ingest/image.js";
 import { ctcAlphabet, ctcGreedyDecode } from "../src/ingest/ocr/ctc.js";
+import { lineCrop, lineInput } from "../src/ingest/ocr/line-recogniser.js";
 import { leanerGraph } from "../src/ingest/ocr/model-graph.js";
 import { detectionInput } from "../src/ingest/ocr/paddle-detect.js";
-import { INPUT_HEIGHT } from "../src/ingest/ocr/recogniser-protocol.js";
+import { INPUT_HEIGHT, recognitionInput } from "../src/ingest/ocr/recogniser-protocol.js";
 import { runTesseract } from "../src/ingest/ocr/tesseract-cli.js";
 import { type GreyImage, parsePgm } from "../src/ingest/pgm.js";
 import { sniffType } from "../src/ingest/sniff.js";
@@ -52,35 +53,21 @@ const cpuMs = (): number => {
   return (user + system) / 1000;
 };
 
-/** Grey pixels as the three planes both models take, scaled to -1..1. */
-function planes(grey: Uint8Array): Float32Array {
-  const out = new Float32Array(3 * grey.length);
-  for (let i = 0; i < grey.length; i++) out[i] = out[grey.length + i] = out[2 * grey.length + i] = grey[i]! / 127.5 - 1;
-  return out;
-}
-
 /** Every line tesseract reads on `page`, cropped and sized as the line re-reader gives it to the recogniser. */
 async function lineInputs(page: GreyImage, bytes: Buffer): Promise<Input[]> {
   const read = await runTesseract(bytes, "eng");
   const inputs: Input[] = [];
   for (const line of read.lines ?? []) {
     const boxes = line.map((i) => read.words[i]!.box);
-    const top = Math.min(...boxes.map((b) => b.y0)) * page.height;
-    const bottom = Math.max(...boxes.map((b) => b.y1)) * page.height;
-    const h = bottom - top;
-    const left = Math.max(0, Math.round(Math.min(...boxes.map((b) => b.x0)) * page.width - 0.5 * h));
-    const right = Math.min(page.width, Math.round(Math.max(...boxes.map((b) => b.x1)) * page.width + 0.5 * h));
-    const y0 = Math.max(0, Math.round(top - 0.2 * h));
-    const y1 = Math.min(page.height, Math.round(bottom + 0.2 * h));
-    if (right - left < 4 || y1 - y0 < 4) continue;
-    const width = Math.max(8, Math.min(3200, Math.round(((right - left) * INPUT_HEIGHT) / (y1 - y0))));
-    const grey = await sharp(page.data, { raw: { width: page.width, height: page.height, channels: 1 } })
-      .extract({ left, top: y0, width: right - left, height: y1 - y0 })
-      .resize({ width, height: INPUT_HEIGHT, fit: "fill" })
-      .toColourspace("b-w")
-      .raw()
-      .toBuffer();
-    inputs.push({ data: planes(grey), dims: [1, 3, INPUT_HEIGHT, width] });
+    const crop = lineCrop(page, {
+      left: Math.round(Math.min(...boxes.map((b) => b.x0)) * page.width),
+      top: Math.round(Math.min(...boxes.map((b) => b.y0)) * page.height),
+      right: Math.round(Math.max(...boxes.map((b) => b.x1)) * page.width),
+      bottom: Math.round(Math.max(...boxes.map((b) => b.y1)) * page.height),
+    });
+    if (!crop) continue;
+    const { pixels, width } = await lineInput(page, crop);
+    inputs.push({ data: recognitionInput(pixels, width), dims: [1, 3, INPUT_HEIGHT, width] });
   }
   return inputs;
 }

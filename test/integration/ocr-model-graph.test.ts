@@ -7,9 +7,10 @@ import * as ort from "onnxruntime-node";
 import sharp from "sharp";
 import { renderPage } from "../../src/ingest/index.js";
 import { ctcAlphabet, ctcGreedyDecode } from "../../src/ingest/ocr/ctc.js";
+import { lineInput } from "../../src/ingest/ocr/line-recogniser.js";
 import { leanerGraph } from "../../src/ingest/ocr/model-graph.js";
 import { detectionInput } from "../../src/ingest/ocr/paddle-detect.js";
-import { INPUT_HEIGHT } from "../../src/ingest/ocr/recogniser-protocol.js";
+import { INPUT_HEIGHT, recognitionInput } from "../../src/ingest/ocr/recogniser-protocol.js";
 import { makeTextPdf, type TextLine } from "../helpers/pdf-fixtures.js";
 
 const { onnx } = onnxProto;
@@ -142,16 +143,8 @@ describe("PP-OCRv4's shipped models rewritten read rendered print as the shipped
     for (const line of LINES) {
       const top = Math.round((340 - line.y - line.size) * scale);
       const height = Math.round(line.size * 1.6 * scale);
-      const width = Math.round(((page.width - 20) * INPUT_HEIGHT) / height);
-      const grey = await sharp(page.data, { raw: { width: page.width, height: page.height, channels: 1 } })
-        .extract({ left: 10, top, width: page.width - 20, height })
-        .resize({ width, height: INPUT_HEIGHT, fit: "fill" })
-        .toColourspace("b-w")
-        .raw()
-        .toBuffer();
-      const planes = new Float32Array(3 * grey.length);
-      for (let i = 0; i < grey.length; i++)
-        planes[i] = planes[grey.length + i] = planes[2 * grey.length + i] = grey[i]! / 127.5 - 1;
+      const { pixels, width } = await lineInput(page, { left: 10, top, right: page.width - 10, bottom: top + height });
+      const planes = recognitionInput(pixels, width);
       const dims = [1, 3, INPUT_HEIGHT, width];
       const [before, after] = await Promise.all([run(shipped, planes, dims), run(lean.bytes, planes, dims)]);
       const read = (t: ort.Tensor) =>

@@ -37,7 +37,7 @@ export interface LineRecogniser {
 }
 
 /** The padded line box clipped to the image, null when too small to read. */
-function lineCrop(image: { width: number; height: number }, line: PixelBox): PixelBox | null {
+export function lineCrop(image: { width: number; height: number }, line: PixelBox): PixelBox | null {
   const h = line.bottom - line.top;
   const padY = Math.round(CROP.padY * h);
   const padX = Math.round(CROP.padX * h);
@@ -52,7 +52,7 @@ function lineCrop(image: { width: number; height: number }, line: PixelBox): Pix
 }
 
 /** The crop resized to INPUT_HEIGHT keeping its aspect, as grey pixels: what the recogniser's process reads. */
-async function lineInput(image: GreyImage, crop: PixelBox): Promise<{ pixels: Uint8Array; width: number }> {
+export async function lineInput(image: GreyImage, crop: PixelBox): Promise<{ pixels: Uint8Array; width: number }> {
   const width = crop.right - crop.left;
   const height = crop.bottom - crop.top;
   const inputWidth = Math.max(

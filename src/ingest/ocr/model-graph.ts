@@ -80,16 +80,17 @@ class Graph {
   /** A float constant's values, when `value` is one and only `reader` reads it (so it may be changed). */
   ownedFloats(value: string | undefined, reader: Node): { tensor: Tensor; values: Float32Array } | undefined {
     const tensor = value === undefined ? undefined : this.constants.get(value);
-    if (!tensor || tensor.dataType !== FLOAT || (this.consumers.get(value ?? "") ?? []).length !== 1) return undefined;
-    return this.consumers.get(value ?? "")?.[0] === reader ? { tensor, values: floatsOf(tensor) } : undefined;
+    const readers = value === undefined ? [] : (this.consumers.get(value) ?? []);
+    if (!tensor || tensor.dataType !== FLOAT || readers.length !== 1 || readers[0] !== reader) return undefined;
+    return { tensor, values: floatsOf(tensor) };
   }
 
-  /** The value of a one-element float constant. */
+  /** The value of a one-element float constant (a weight tensor is not copied to find it is none). */
   scalar(value: string | undefined): number | undefined {
     const tensor = value === undefined ? undefined : this.constants.get(value);
     if (!tensor || tensor.dataType !== FLOAT) return undefined;
-    const values = floatsOf(tensor);
-    return values.length === 1 ? values[0] : undefined;
+    const elements = tensor.floatData.length > 0 ? tensor.floatData.length : tensor.rawData.byteLength / 4;
+    return elements === 1 ? floatsOf(tensor)[0] : undefined;
   }
 
   /** `node`'s other input than `value` when it is a scalar constant: its value. */

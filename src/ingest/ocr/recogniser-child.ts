@@ -24,6 +24,7 @@ import {
   type RecogniserReply,
   type RecogniserRequest,
   type RecogniserStatus,
+  recognitionInput,
 } from "./recogniser-protocol.js";
 
 type Ort = typeof import("onnxruntime-node");
@@ -106,19 +107,6 @@ async function main(): Promise<void> {
     );
   });
   send({ ready: true });
-}
-
-/** One grey plane repeated as the three colour planes the line model expects, scaled from 0..255 to -1..1. */
-function recognitionInput(pixels: Uint8Array, width: number): Float32Array {
-  const plane = INPUT_HEIGHT * width;
-  const data = new Float32Array(3 * plane);
-  for (let i = 0; i < plane; i++) {
-    const v = ((pixels[i] ?? 255) / 255 - 0.5) / 0.5;
-    data[i] = v;
-    data[plane + i] = v;
-    data[2 * plane + i] = v;
-  }
-  return data;
 }
 
 await main();

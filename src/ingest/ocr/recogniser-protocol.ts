@@ -8,6 +8,19 @@ import type { DetectedBox } from "./paddle-detect.js";
 /** The model's input height (PP-OCRv3/v4 rec). */
 export const INPUT_HEIGHT = 48;
 
+/** One grey plane repeated as the three colour planes the line model expects, scaled from 0..255 to -1..1. */
+export function recognitionInput(pixels: Uint8Array, width: number): Float32Array {
+  const plane = INPUT_HEIGHT * width;
+  const data = new Float32Array(3 * plane);
+  for (let i = 0; i < plane; i++) {
+    const v = ((pixels[i] ?? 255) / 255 - 0.5) / 0.5;
+    data[i] = v;
+    data[plane + i] = v;
+    data[2 * plane + i] = v;
+  }
+  return data;
+}
+
 /** A line image resized to INPUT_HEIGHT rows of `width` grey pixels. */
 export interface LineRequest {
   kind: "line";
