@@ -144,7 +144,8 @@ function inkOf(image: GreyImage): Ink | null {
   // A sparse page (a letterhead, a few lines) has well under 1 % ink.
   const dark = greyLevelAt(histogram, total, 0.001);
   if (paper - dark < MIN_CONTRAST) return null;
-  const threshold = (paper + dark) / 2;
+  // Grey levels are whole numbers: below the midway level is below its ceiling, a comparison of integers.
+  const threshold = Math.ceil((paper + dark) / 2);
   const cellsX = Math.ceil(width / CELL);
   const cellInk = new Uint32Array(cellsX * Math.ceil(height / CELL));
   const cellOf = new Uint32Array(width);
