@@ -26,9 +26,9 @@
  * its own ideal and docsift 1.04x of bare tesseract's parallel wall time.
  * With ingest's default engine (sixth stop, load average 2.3, a noisy run): (b) 1.13x wall median (1.24x min), 1.21x
  * CPU; (c) 1.04x of the ideal, 1.25x of bare tesseract's 16 pages two at a time (0.95x its own ideal in that run).
- * Seventh stop (2026-11-30, the trees before and after the office-page cleaning's 58 -> 44 ms, load average 0.8-1.8):
- * (b) 1.10x / 1.16x (wall / CPU median) before, 1.17x / 1.23x after, then 1.12x / 1.20x in a third run of the tree
- * after; (c) 1.08x and 1.18x of the ideal: noise swamps a 15 ms change here.
+ * Seventh stop (2026-11-30, the trees before and after the office-page cleaning's 65 -> 55 ms on this page, load
+ * average 0.8-1.8): (b) 1.10x / 1.16x (wall / CPU median) before, 1.17x / 1.23x after, then 1.12x / 1.20x in a third
+ * run of the tree after; (c) 1.08x and 1.18x of the ideal: noise swamps a 10 ms change here.
  * Measured 2026-11-30 (fifth stop, the tree before and after in turn, load average 0.6-2.3): (d) 4.14x (2430 / 2584
  * ms CPU per receipt against tesseract's 606) -> 4.31x (2586 / 2669) with a doubtful receipt's header lines found by
  * PaddleOCR's detector at 800 px and read (ocr/header-fill.ts); 4.98x with the detector at 1600 px.
