@@ -10,7 +10,8 @@
  *    `--rotated-only` skips this step (and step 3), for iterating on step 2.
  * 2. `--rotated N` (default 6; 0 skips): N of the documents rendered at 200 dpi and turned by 90, 180, 270, +3 and -3
  *    degrees, each scored against the same documents upright (target: F1 within 0.02). `--angles` turns by those
- *    only; `--differences` prints, per document and turn, the labelled fields read otherwise than upright.
+ *    only; `--differences` prints, per document and turn, the labelled fields read otherwise than upright (and in
+ *    step 1, per document, those the scan read otherwise than the born-digital page).
  * 3. `--cost N` (default 4; 0 skips): CPU and wall time per page of ingest (what `docsift extract` does before
  *    extraction: orientation, languages, re-reading) against bare `tesseract --psm 6 -l eng` on the same scanned
  *    page images, one page at a time, in the same run.
@@ -141,15 +142,20 @@ async function makeCorpus(
 
 const f1 = (report: AccuracyReport): number => report.overall.f1;
 
-/** The labelled fields each turned document read otherwise than the same document upright: label, upright, turned. */
-function differences(upright: readonly DocumentOutcome[], turned: readonly DocumentOutcome[]): string {
+/** The labelled fields each document of `turned` read otherwise than the same document in `upright`: label, both readings. */
+function differences(
+  upright: readonly DocumentOutcome[],
+  turned: readonly DocumentOutcome[],
+  names: readonly [string, string] = ["upright", "turned"],
+): string {
   let out = "";
   for (const [i, { label, predicted }] of turned.entries()) {
     const before = upright[i]?.predicted;
     for (const [field, expected] of Object.entries(label.fields)) {
       const a = before?.get(field)?.value ?? null;
       const b = predicted?.get(field)?.value ?? null;
-      if (a !== b) out += `    ${label.file.slice(0, 40)} ${field}: label ${expected} | upright ${a} | turned ${b}\n`;
+      if (a !== b)
+        out += `    ${label.file.slice(0, 40)} ${field}: label ${expected} | ${names[0]} ${a} | ${names[1]} ${b}\n`;
     }
   }
   return out;
@@ -265,7 +271,10 @@ async function main(): Promise<number> {
         fieldTable(d, s) +
         `F1 born-digital ${f1(d).toFixed(3)}, scanned ${f1(s).toFixed(3)}, difference ${signed(f1(s) - f1(d))} (target within 0.03)\n` +
         `accented names read exactly: born-digital ${da.exact}/${da.total}, scanned ${sa.exact}/${sa.total}\n` +
-        sa.misses.map((m) => `  scanned miss: ${m}\n`).join("");
+        sa.misses.map((m) => `  scanned miss: ${m}\n`).join("") +
+        (values.differences
+          ? `labelled fields read otherwise than born-digital:\n${differences(digital, scanned, ["born-digital", "scanned"])}`
+          : "");
       process.stdout.write(out);
     }
 

@@ -46,6 +46,8 @@ export interface GenerateOptions {
   rightWindow?: boolean;
   /** Invoices: several tax rates, the totals printed as a breakdown by rate (render-invoice.ts `breakdown`). */
   breakdown?: boolean;
+  /** Invoices: a logo picture spelling the supplier's brand above its name (logo.ts). */
+  logo?: boolean;
 }
 
 /** A field's label: a normal form, or the rows of a line-item table (`invoice.lineItems`, `receipt.lineItems`). */
@@ -106,6 +108,7 @@ export async function generateDocument(
       ...(options.unsignedCredit ? { unsigned: true } : {}),
       ...(options.rightWindow ? { rightWindow: true } : {}),
       ...(options.breakdown ? { breakdown: true } : {}),
+      ...(options.logo ? { logo: new Rng(seed ^ 0x1060) } : {}),
       ...(options.pageMarkers === undefined ? {} : { pageMarkers: options.pageMarkers }),
     });
     const labels = invoiceLabels(data, table);

@@ -7,6 +7,8 @@
  *     [--right-window-share P]  (share of the other invoices with the customer's block on the right, unlabelled; default 0)
  *     [--breakdown-share P]  (share of the other invoices with several tax rates and their totals printed as a breakdown
  *     by rate, the sums unlabelled under it; default 0)
+ *     [--logo-share P]  (share of the other invoices with a logo picture spelling the supplier's brand above its name,
+ *     no text for it on the page: logo.ts; default 0)
  * Output: digital/NNNN.pdf + digital/labels.jsonl, scan/NNNN.jpg|pdf + scan/labels.jsonl, in the dev corpora's format
  * plus a "locale" key.
  */
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
       "unsigned-credit-share": { type: "string", default: "0" },
       "right-window-share": { type: "string", default: "0" },
       "breakdown-share": { type: "string", default: "0" },
+      "logo-share": { type: "string", default: "0" },
       concurrency: { type: "string", default: String(availableParallelism()) },
     },
   });
@@ -57,6 +60,7 @@ async function main(): Promise<void> {
   const unsignedShare = Number(values["unsigned-credit-share"]);
   const rightWindowShare = Number(values["right-window-share"]);
   const breakdownShare = Number(values["breakdown-share"]);
+  const logoShare = Number(values["logo-share"]);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || !(share >= 0 && share <= 1)) {
     throw new Error("--count and --seed must be integers, --invoice-share within 0..1");
   }
@@ -78,12 +82,15 @@ async function main(): Promise<void> {
       entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0x819e7).float(0, 1) < rightWindowShare;
     // Several tax rates and a breakdown of the totals by rate, for a share of the other invoices.
     const breakdown = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0xb7ea4d).float(0, 1) < breakdownShare;
+    // A logo picture spelling the supplier's brand above its name, for a share of the other invoices.
+    const logo = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0x10605).float(0, 1) < logoShare;
     const doc = await generateDocument(entry.seed, entry.kind, {
       ...(saas ? { saas } : {}),
       ...(idVariants ? { idVariants } : {}),
       ...(unsignedCredit ? { unsignedCredit } : {}),
       ...(rightWindow ? { rightWindow } : {}),
       ...(breakdown ? { breakdown } : {}),
+      ...(logo ? { logo } : {}),
     });
     const name = `${String(entry.index + 1).padStart(4, "0")}`;
     await writeFile(join(digitalDir, `${name}.pdf`), doc.pdf);

@@ -17,6 +17,7 @@ import { group } from "./ids.js";
 import type { InvoiceData } from "./invoice-data.js";
 import { BROUGHT_WORDS, CARRIED_WORDS, type TableStyle, taxByRate } from "./line-items.js";
 import type { NumberStyle } from "./locales.js";
+import { letteredLogo } from "./logo.js";
 import type { Rng } from "./prng.js";
 import { embedFamily, type FontFamily, Sheet } from "./sheet.js";
 import { drawBreakdownGrid, drawTotalsGrid } from "./totals-grid.js";
@@ -128,6 +129,8 @@ export async function renderInvoice(
     rightWindow?: boolean;
     /** With several tax rates, the totals as a breakdown by rate (totals-grid.ts drawBreakdownGrid). */
     breakdown?: boolean;
+    /** A logo picture spelling the supplier's brand above its name (logo.ts), drawn with this generator. */
+    logo?: Rng;
   } = {},
 ): Promise<number> {
   const style = chooseStyle(rng, data);
@@ -176,11 +179,17 @@ export async function renderInvoice(
     });
   };
 
-  // Header: supplier block on one side, title on the other.
+  // Header: supplier block on one side, title on the other; a logo picture above the supplier's name.
   let y = m;
   const half = (w - 2 * m) / 2;
   const supplierX = style.supplierRight ? w - m : m;
   const supplierAlign = style.supplierRight ? "right" : "left";
+  if (options.logo) {
+    const logo = await letteredLogo(doc, data.supplier.name, options.logo);
+    const x = style.supplierRight ? w - m - logo.width : m;
+    sheet.page.drawImage(logo.image, { x, y: h - y - logo.height, width: logo.width, height: logo.height });
+    y += logo.height + lh * 0.5;
+  }
   const nameSize = sheet.fit(data.supplier.name, s + rng.float(3, 8), half + 40, true);
   sheet.text(data.supplier.name, supplierX, y, { size: nameSize, bold: true, align: supplierAlign });
   let sy = y + nameSize * 1.4;

@@ -20,7 +20,7 @@ export interface ScanResult {
 }
 
 /** Rasterises every page with poppler (the renderer real scanners' PDFs are compared against). */
-async function rasterise(pdf: Uint8Array): Promise<Buffer[]> {
+export async function rasterise(pdf: Uint8Array): Promise<Buffer[]> {
   const dir = await mkdtemp(join(tmpdir(), "docsift-synth-"));
   try {
     await writeFile(join(dir, "in.pdf"), pdf);

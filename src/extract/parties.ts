@@ -1968,11 +1968,49 @@ function logoLettering(display: PartyDecision | null): boolean {
   return !!name && !display?.address.best && name.words.some((w) => w.source === "ocr");
 }
 
+/**
+ * The header block a logo's lettering names: OCR read a logo ("cronus" over the seller's "CRONUS DE" and its address,
+ * the picture a born-digital page has no text for) as the display name, and another block of the page's top third
+ * opens on the same word or words and has an address under it. Null when no such block is outside the customer's
+ * words. It is looked for whether or not the lines under the lettering were read as its address (a logo close above
+ * the block).
+ */
+function letteredBlockParty(
+  layout: Layout,
+  lettering: Scored,
+  customerWords: ReadonlySet<number>,
+): PartyDecision | null {
+  const page = layout.pages[0];
+  const stem = foldForMatching(lettering.value);
+  if (!page || stem.length < 4) return null;
+  const logo = new Set(lettering.words.map((w) => w.id));
+  for (let r = 0; r < page.rows.length; r++) {
+    for (const seg of rowSegments(page, r)) {
+      if (seg.box.y0 > 0.3 || seg.words.some((w) => logo.has(w.id) || customerWords.has(w.id))) continue;
+      // The lettering is the block's first words, whole: "cronus" opens "CRONUS DE", not "Cronustech".
+      let opening = "";
+      for (const word of seg.words) {
+        opening += foldForMatching(word.text);
+        if (opening.length >= stem.length) break;
+      }
+      if (opening !== stem) continue;
+      const decision = blockDecision(blockBelow(page, r, seg.box.x0, seg.box.x1, 6), 1.0);
+      const named = decision.name.best?.words.some((w) => seg.words.includes(w));
+      if (named && decision.address.best) return decision;
+    }
+  }
+  return null;
+}
+
 export function supplier(layout: Layout): PartyDecision {
   const sender = senderLine(layout);
   const customerWords = customerBlockWords(layout, sender);
   const display = headerParty(layout, customerWords);
-  const header = logoLettering(display) ? (mailboxBlockParty(layout, customerWords) ?? display) : display;
+  const read = display?.name.best?.words.some((w) => w.source === "ocr") ? display.name.best : null;
+  const lettered = read ? letteredBlockParty(layout, read, customerWords) : null;
+  const header = logoLettering(display)
+    ? (mailboxBlockParty(layout, customerWords) ?? lettered ?? display)
+    : (lettered ?? display);
   const legal = legalLineParty(layout, customerWords) ?? senderParty(sender) ?? domainNamedParty(layout, customerWords);
   let printed = header;
   if (header?.name.best && legal?.name.best) {

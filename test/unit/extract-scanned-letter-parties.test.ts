@@ -2,8 +2,8 @@
  * Parties of invoices read by OCR (issue #15 on scans): marks OCR read over a name's letters (an accent apart from its
  * letter, a speck read as ":"), a window letter's sender line whose small separators OCR lost or read as "-" or ":",
  * a display-size name wrapped over two lines whose words' ink is of unlike height (descenders over capitals), a
- * display name whose legal form OCR dropped while the sender line prints it, and a footer's legal name wrapped after
- * "&". Pages are built here as OCR gives them: word boxes in pixels of a 200 dpi A4 scan, tilted by a slight skew,
+ * display name whose legal form OCR dropped while the sender line prints it, a footer's legal name wrapped after
+ * "&", and a logo's lettering over the seller's block of the same name. Pages are built here as OCR gives them: word boxes in pixels of a 200 dpi A4 scan, tilted by a slight skew,
  * the box heights those of the ink (the real scans these cases came from gave the heights used).
  */
 import assert from "node:assert/strict";
@@ -370,5 +370,44 @@ describe("parties of scanned invoices", () => {
     );
     assert.equal(got.get("supplier.name"), "Alpenland Technik UG (haftungsbeschränkt)");
     assert.equal(got.get("customer.name"), "Paul Fischer");
+  });
+
+  it("takes the seller's block that a logo's lettering names, not the lettering alone", () => {
+    // A scan of a page whose logo (a picture on the born-digital page) OCR read as "halvard-" top right, over the
+    // seller's block "HALVARD NORDIC" on the right, level with the customer's block on the left.
+    const got = invoiceFields(
+      scan([
+        line("Invoice 104882", 120, 90, 30),
+        [["halvard-", 1240, 150, 44, 0.78]],
+        line("March 3, 2026", 120, 160),
+        [...line("Brightwater Industries", 120, 330), ...line("HALVARD NORDIC", 1240, 330)],
+        [...line("Harbour Road, 21", 120, 370), ...line("Kongens gate 14", 1240, 370)],
+        [...line("48436 Leeds", 120, 410), ...line("0153 Oslo", 1240, 410)],
+        line("Norway", 1240, 450),
+        line("Description Quantity Unit Price Amount", 120, 700),
+        line("Desk chair, blue 3 191.00 573.00", 120, 740),
+        line("Subtotal 573.00", 950, 900),
+        line("VAT 25% 143.25", 950, 940),
+        line("Total 716.25", 950, 980),
+      ]),
+    );
+    assert.equal(got.get("supplier.name"), "HALVARD NORDIC");
+    assert.equal(got.get("customer.name"), "Brightwater Industries");
+  });
+
+  it("takes the block a logo's lettering names when the block's lines were taken for the lettering's address", () => {
+    // The same logo close above the seller's block: the lines under the lettering read as its address.
+    const got = invoiceFields(
+      scan([
+        [["halvard-", 1240, 80, 44, 0.78]],
+        [...line("Brightwater Industries", 120, 200), ...line("HALVARD NORDIC", 1240, 200)],
+        [...line("Harbour Road, 21", 120, 240), ...line("Kongens gate 14", 1240, 240)],
+        [...line("48436 Leeds", 120, 280), ...line("0153 Oslo", 1240, 280)],
+        line("Norway", 1240, 320),
+        ...BODY,
+      ]),
+    );
+    assert.equal(got.get("supplier.name"), "HALVARD NORDIC");
+    assert.equal(got.get("supplier.address"), "Kongens gate 14, 0153 Oslo, Norway");
   });
 });

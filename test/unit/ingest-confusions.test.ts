@@ -56,6 +56,14 @@ describe("repairConfusions", () => {
     for (const w of ["βήτα", "\u0421\u0443\u043c\u043c\u0430", "μ", "ΣΥΝΟΛΟ"]) assert.equal(repairConfusions(w), w);
   });
 
+  it("gives the number sign back its raised o when OCR read it as a 2", () => {
+    assert.equal(repairConfusions("N2"), "Nº");
+    assert.equal(repairConfusions("n.2"), "n.º");
+    assert.equal(repairConfusions("N.2"), "N.º");
+    assert.equal(repairConfusions("N22"), "N22");
+    assert.equal(repairConfusions("M2"), "M2");
+  });
+
   it("leaves ids, quantities, unit numbers and plain words alone", () => {
     for (const w of [
       "862725-U",

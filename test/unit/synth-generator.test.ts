@@ -20,6 +20,7 @@ import {
   swissUid,
 } from "../../bench/synth/ids.js";
 import { localeProfile } from "../../bench/synth/locales.js";
+import { brandOf } from "../../bench/synth/logo.js";
 import { Rng } from "../../bench/synth/prng.js";
 
 const dir = mkdtempSync(join(tmpdir(), "synth-test-"));
@@ -140,5 +141,22 @@ describe("generateDocument", () => {
     const d = await generateDocument(5, "invoice", { credit: true, locale: "de-DE" });
     assert.ok(Number(d.labels["invoice.total"]) < 0);
     assert.match(pdfText(d, "credit.pdf"), /GUTSCHRIFT|Gutschrift|Rechnungskorrektur/);
+  });
+
+  it("draws a logo as a picture that the text layer does not hold, the labels unchanged", async () => {
+    const plain = await generateDocument(11, "invoice", { locale: "de-DE" });
+    const logo = await generateDocument(11, "invoice", { locale: "de-DE", logo: true });
+    assert.deepEqual(logo.labels, plain.labels);
+    const images = (d: SyntheticDocument, name: string): number => {
+      const path = join(dir, name);
+      writeFileSync(path, d.pdf);
+      return execFileSync("pdfimages", ["-list", path], { encoding: "utf8" }).trim().split("\n").length - 2;
+    };
+    assert.equal(images(plain, "plain.pdf"), 0);
+    assert.equal(images(logo, "logo.pdf"), 1);
+    // The brand appears as text only where the page prints the name (header and footer), never a third time.
+    const brand = brandOf(String(plain.labels["supplier.name"]));
+    const count = (text: string): number => text.split(brand).length - 1;
+    assert.equal(count(pdfText(logo, "logo.pdf")), count(pdfText(plain, "plain.pdf")));
   });
 });
