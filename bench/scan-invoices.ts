@@ -142,7 +142,10 @@ async function makeCorpus(
 
 const f1 = (report: AccuracyReport): number => report.overall.f1;
 
-/** The labelled fields each document of `turned` read otherwise than the same document in `upright`: label, both readings. */
+/**
+ * The labelled fields each document of `turned` read otherwise than the same document in `upright`: label, both
+ * readings, under `names`.
+ */
 function differences(
   upright: readonly DocumentOutcome[],
   turned: readonly DocumentOutcome[],

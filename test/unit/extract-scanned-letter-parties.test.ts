@@ -3,8 +3,9 @@
  * letter, a speck read as ":"), a window letter's sender line whose small separators OCR lost or read as "-" or ":",
  * a display-size name wrapped over two lines whose words' ink is of unlike height (descenders over capitals), a
  * display name whose legal form OCR dropped while the sender line prints it, a footer's legal name wrapped after
- * "&", and a logo's lettering over the seller's block of the same name. Pages are built here as OCR gives them: word boxes in pixels of a 200 dpi A4 scan, tilted by a slight skew,
- * the box heights those of the ink (the real scans these cases came from gave the heights used).
+ * "&", and a logo's lettering over the seller's block of the same name. Pages are built here as OCR gives them: word
+ * boxes in pixels of a 200 dpi A4 scan, tilted by a slight skew, the box heights those of the ink (the real scans these
+ * cases came from gave the heights used).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
