@@ -94,6 +94,13 @@
  * worth two receipt totals. A stricter version (only strictly shaped amounts and dates and their labels) lost more:
  * 0.853 / .78 .64 .88 .94 / 2496. The recogniser's CPU is ~88 % model inference in its process and ~12 % crops and
  * resizing here (15 dev photos: 1088 and 148 ms per page).
+ * Malay's model (2026-12-01, issue #16; Debian's tesseract-ocr-msa, which the quick start does not install: these
+ * variants need it), for Malaysian receipts' street and place words, on all 120 of receipts-dev (F1 / name, address,
+ * date, total F1 / present name, address, total, date / mean OCR CPU ms per page, one run with `--jobs 1`):
+ * crop-noinvert-reread (ingest) 0.875 / .843 .717 .971 .962 / .79 .63 .92 .96 / 2007; crop-noinvert-engmsa-reread
+ * (`-l eng+msa`) 0.861 / .856 .681 .962 .936 / .80 .64 .92 .95 / 2814; crop-noinvert-msa-reread (`-l msa`) 0.848 /
+ * .826 .705 .933 .923 / .82 .67 .90 .92 / 2200. A little more of the names and addresses is read, but the figures
+ * worse and the fields wrong more often; the language guess calls 369 of the 370 dev receipts English anyway. Rejected.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -300,6 +307,21 @@ const VARIANTS: readonly Variant[] = [
     pre: { ...BASE, crop: true, rules: "lines" },
     args: ["-c", "tessedit_do_invert=0"],
     reread: "crop-noinvert-lines",
+  },
+  // Malay's model (tesseract-ocr-msa) beside or instead of English, for Malaysian receipts' Malay words.
+  { name: "crop-noinvert-engmsa", pre: { ...BASE, crop: true }, args: ["-c", "tessedit_do_invert=0", "-l", "eng+msa"] },
+  {
+    name: "crop-noinvert-engmsa-reread",
+    pre: { ...BASE, crop: true },
+    args: ["-c", "tessedit_do_invert=0", "-l", "eng+msa"],
+    reread: "crop-noinvert-engmsa",
+  },
+  { name: "crop-noinvert-msa", pre: { ...BASE, crop: true }, args: ["-c", "tessedit_do_invert=0", "-l", "msa"] },
+  {
+    name: "crop-noinvert-msa-reread",
+    pre: { ...BASE, crop: true },
+    args: ["-c", "tessedit_do_invert=0", "-l", "msa"],
+    reread: "crop-noinvert-msa",
   },
   { name: "crop-reread-min70", pre: { ...BASE, crop: true }, args: [], reread: "crop", rereadScope: lowest(0.7) },
   {

@@ -418,6 +418,8 @@ interface PlacedWord {
   x0: number;
   x1: number;
   y1: number;
+  /** Its segment: two lines OCR read apart can share a row (a skew), each its own segment. */
+  segment: LineSegment;
 }
 
 const ROW_WORDS = new WeakMap<readonly LineSegment[], readonly PlacedWord[]>();
@@ -441,6 +443,7 @@ function rowWords(page: Layout["pages"][number], row: number): readonly PlacedWo
               x0: w.box.x0,
               x1: w.box.x1,
               y1: w.box.y1,
+              segment: seg,
             },
           ],
     ),
@@ -452,6 +455,8 @@ function rowWords(page: Layout["pages"][number], row: number): readonly PlacedWo
 /** OCR read below this confidence: a rule, a box's edge or a speck read as characters as often as print. */
 const DOUBTFUL_OCR = 0.6;
 const doubtfulReading = (w: PlacedWord | undefined): boolean => !!w && w.ocr && w.confidence < DOUBTFUL_OCR;
+/** A lone character OCR doubted: a mark (a colon, a box's edge) as often as a figure ("payé :" read "payé 2", 0.41). */
+const doubtedMark = (w: PlacedWord | undefined): boolean => !!w && [...w.text].length === 1 && doubtfulReading(w);
 
 const rowTop = (page: Layout["pages"][number], row: number): number =>
   Math.min(...(page.rows[row] ?? []).map((s) => s.box.y0));
@@ -602,14 +607,28 @@ const GRIDS = new WeakMap<readonly LineSegment[], boolean>();
 /** Letter words read left of a label: "Montant déjà payé :" is three, "Total (incl. VAT)" three. */
 const LABEL_RUN = 6;
 
+/** Segments of one line lie within this many line heights of each other, deskewed (two lines of one row, 0.4-1.5). */
+const LEVEL_TOLERANCE = 0.25;
+
+/** How far a segment's middle lies from another's, deskewed, in heights of the lower one. */
+function levelOffset(a: LineSegment, b: LineSegment): number {
+  const middle = (s: LineSegment): number => (s.box.y0 + s.box.y1) / 2;
+  return Math.abs(middle(a) - middle(b)) / Math.max(Math.min(a.height, b.height), 1e-6);
+}
+
 /**
  * The label phrase ending right before `number` in its row (letters only, back to the nearest figure), as read or,
- * read by OCR, one character off ("Montant déjà payé : 10,00").
+ * read by OCR, one character off ("Montant déjà payé : 10,00"); a doubted mark right before the number is no figure.
+ * Where a skew put two lines left of the number in its row ("Montant déjà payé :" over "(ou à payer par un tiers)"),
+ * the label is read on the one level with it.
  */
 function rowLabel(page: Layout["pages"][number], row: number, number: PlacedWord): readonly LabelEntry[] | null {
-  const before = rowWords(page, row)
-    .filter((w) => w.x1 <= number.x0)
+  const left = rowWords(page, row).filter((w) => w.x1 <= number.x0);
+  const level = Math.min(...left.map((w) => levelOffset(w.segment, number.segment)));
+  const before = left
+    .filter((w) => levelOffset(w.segment, number.segment) <= level + LEVEL_TOLERANCE)
     .sort((a, b) => b.x1 - a.x1);
+  if (doubtedMark(before[0])) before.shift();
   let key = "";
   for (const w of before.slice(0, LABEL_RUN)) {
     if (/\d/.test(w.text) || w.folded === "") return null;
@@ -654,7 +673,7 @@ function totalsGrid(page: Layout["pages"][number], row: number): boolean {
     // puts "Montant déjà payé :" and its "10,00" (two rows born-digital) in one row right under the values
     // (einvoices-dev scanned, seed 16: F1 0.733 -> 0.771; born-digital unchanged).
     const under = rowWords(page, row + 1).filter(
-      (w) => w.x1 > x0 && w.x0 < x1 && NUMERIC.test(w.text) && !printed.has(w.text),
+      (w) => w.x1 > x0 && w.x0 < x1 && NUMERIC.test(w.text) && !printed.has(w.text) && !doubtedMark(w),
     );
     grid =
       !close || under.length === 0 || (under.length === 1 && !!under[0] && rowLabel(page, row + 1, under[0]) !== null);

@@ -77,6 +77,40 @@ describe("a scan's rows under a totals grid", () => {
     });
   }
 
+  it("reads the grid's values when OCR misread the paid line's colon as a doubtful digit (scanned)", () => {
+    const rows = GRID_THEN_PAID.map((row) =>
+      row.map(([text, x]): [string, number] => [text === "Montant déjà payé :" ? "Montant déjà payé 2" : text, x]),
+    );
+    const document = scannedDocument([...HEADER, ...rows], 800);
+    for (const page of document.pages) {
+      const paid = page.words.findIndex((w) => w.text === "payé");
+      const misread = page.words[paid + 1];
+      assert.equal(misread?.text, "2");
+      if (misread) misread.confidence = 0.41;
+    }
+    const got = invoiceFields(document);
+    assert.equal(got.get("invoice.subtotal"), "100.00");
+    assert.equal(got.get("invoice.tax"), "20.00");
+    assert.equal(got.get("invoice.total"), "120.00");
+  });
+
+  it("reads the paid line's label on its own level when a skew put the line under it into its row (scanned)", () => {
+    const rows = [...HEADER, ...GRID_THEN_PAID.slice(0, 6), [["(ou à payer par un tiers)", 480]] as const];
+    const document = scannedDocument([...rows, ...GRID_THEN_PAID.slice(6)], 800);
+    for (const page of document.pages) {
+      // The note under the paid line, raised by most of a line into the paid line's row, as a skewed scan reads it.
+      const note = page.lines[rows.length - 1];
+      for (const id of note?.wordIds ?? []) {
+        const word = page.words[id];
+        if (word) word.box = { ...word.box, y0: word.box.y0 - 13 / page.height, y1: word.box.y1 - 13 / page.height };
+      }
+    }
+    const got = invoiceFields(document);
+    assert.equal(got.get("invoice.subtotal"), "100.00");
+    assert.equal(got.get("invoice.tax"), "20.00");
+    assert.equal(got.get("invoice.total"), "120.00");
+  });
+
   it("keeps a tax breakdown's second row of figures a table row, not a labelled line", () => {
     const got = invoiceFields(
       scannedDocument(
@@ -186,5 +220,24 @@ function readTwice(): Document {
 describe("a word OCR read twice", () => {
   it("reads the invoice number label past a second reading of its 'N°'", () => {
     assert.equal(invoiceFields(readTwice()).get("invoice.number"), "F20260029");
+  });
+});
+
+describe("a due date whose label's first word OCR misread", () => {
+  it('takes the date after "d\'échéance" for the due date when "Date" was read as another word', () => {
+    const got = invoiceFields(
+      scannedDocument(
+        [
+          ...HEADER,
+          ...GRID_THEN_PAID,
+          [
+            ["[Pate d'échéance : 02/03/2026", 20],
+            ["Merci", 480],
+          ],
+        ],
+        800,
+      ),
+    );
+    assert.equal(got.get("invoice.dueDate"), "2026-03-02");
   });
 });

@@ -852,6 +852,8 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
     "bitte zahlen sie bis",
     "date d'echeance",
     "date d'échéance",
+    // "Date d'échéance" with its first word misread ("[Pate d'échéance :"): "d'échéance" only ever qualifies a due date.
+    "d'échéance|0.9",
     "dû le",
     "exigible le",
     "payable le",
