@@ -241,3 +241,25 @@ describe("a due date whose label's first word OCR misread", () => {
     assert.equal(got.get("invoice.dueDate"), "2026-03-02");
   });
 });
+
+describe("a purchase-order number whose O OCR read as a zero", () => {
+  const withOrder = (confidence: number) => {
+    const document = scannedDocument([...HEADER, [["N° BON DE COMMANDE : P0201925478", 20]], ...GRID_THEN_PAID], 800);
+    for (const page of document.pages) {
+      const order = page.words.find((w) => w.text === "P0201925478");
+      assert.ok(order);
+      order.confidence = confidence;
+    }
+    return invoiceFields(document).get("invoice.purchaseOrderNo");
+  };
+
+  it('reads "P0..." read doubtfully as the "PO" of purchase order', () => {
+    assert.equal(withOrder(0.63), "PO201925478");
+  });
+
+  it("keeps a number OCR read surely, and a text layer's, as printed", () => {
+    assert.equal(withOrder(0.97), "P0201925478");
+    const printed = textDocument([...HEADER, [["N° BON DE COMMANDE : P0201925478", 20]], ...GRID_THEN_PAID], 800);
+    assert.equal(invoiceFields(printed).get("invoice.purchaseOrderNo"), "P0201925478");
+  });
+});

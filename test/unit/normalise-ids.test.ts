@@ -46,6 +46,11 @@ describe("parseIban", () => {
     );
   });
 
+  it("reads a dollar sign OCR put for a 5 as the 5, the check digits deciding", () => {
+    assert.equal(parseIban("FR20 1254 2547 2569 8542 $874 698"), "FR2012542547256985425874698");
+    assert.equal(parseIban("FR20 1254 2547 2569 8542 $874 699"), null);
+  });
+
   it("rejects any single changed digit (the mod-97 check catches every one)", () => {
     fc.assert(
       fc.property(fc.constantFrom(...IBANS), fc.nat(), fc.integer({ min: 1, max: 9 }), (iban, at, shift) => {

@@ -14,7 +14,8 @@ export { type ParsedTaxId, parseTaxId, withLostPrefixLetter } from "./tax-id.js"
  * IBAN whose mod-97 check holds is printed as it is, even where that inner key does not (example and test accounts).
  */
 export function parseIban(text: string): string | null {
-  const cleaned = trimEdges(text);
+  // A dollar sign is no IBAN character: OCR reads a 5 so ("8542 $874" for "8542 5874"); the check digits decide.
+  const cleaned = trimEdges(text).replace(/\$/g, "5");
   // "DE 44 8271 ...": a space after the country, printed or read into the code by OCR.
   if (!/^[A-Za-z]{2} ?\d{2}[A-Za-z0-9 .-]{8,40}$/.test(cleaned)) return null;
   const compact = electronicFormatIBAN(cleaned.replace(/[.-]/g, ""));
