@@ -623,10 +623,13 @@ function levelOffset(a: LineSegment, b: LineSegment): number {
  * the label is read on the one level with it.
  */
 function rowLabel(page: Layout["pages"][number], row: number, number: PlacedWord): readonly LabelEntry[] | null {
-  const left = rowWords(page, row).filter((w) => w.x1 <= number.x0);
-  const level = Math.min(...left.map((w) => levelOffset(w.segment, number.segment)));
+  const left = rowWords(page, row)
+    .filter((w) => w.x1 <= number.x0)
+    .map((w) => ({ word: w, offset: levelOffset(w.segment, number.segment) }));
+  const level = Math.min(...left.map((l) => l.offset));
   const before = left
-    .filter((w) => levelOffset(w.segment, number.segment) <= level + LEVEL_TOLERANCE)
+    .filter((l) => l.offset <= level + LEVEL_TOLERANCE)
+    .map((l) => l.word)
     .sort((a, b) => b.x1 - a.x1);
   if (doubtedMark(before[0])) before.shift();
   let key = "";
