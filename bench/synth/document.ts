@@ -4,6 +4,7 @@
 import { PDFDocument } from "pdf-lib";
 import { isoDate, labelAmount, labelTime } from "./format.js";
 import { withIdVariants } from "./id-variants.js";
+import { supplierTaxId } from "./ids.js";
 import { type InvoiceData, planInvoice } from "./invoice-data.js";
 import {
   enrichInvoice,
@@ -48,6 +49,11 @@ export interface GenerateOptions {
   breakdown?: boolean;
   /** Invoices: a logo picture spelling the supplier's brand above its name (logo.ts). */
   logo?: boolean;
+  /**
+   * Invoices: the customer's VAT id under a "Your details" heading in its column, half the suppliers printing none of
+   * their own (render-invoice.ts `idsColumn`), drawn from a stream of their own.
+   */
+  idsColumn?: boolean;
 }
 
 /** A field's label: a normal form, or the rows of a line-item table (`invoice.lineItems`, `receipt.lineItems`). */
@@ -95,7 +101,7 @@ export async function generateDocument(
     const enriched = enrichInvoice(planned, itemRng, options.breakdown ?? false);
     const table = enriched.table;
     const varied = options.idVariants ? withIdVariants(enriched.data, new Rng(seed ^ 0x1d5eed)) : null;
-    const data = varied?.data ?? enriched.data;
+    const data = withIdsColumn(varied?.data ?? enriched.data, options.idsColumn ? new Rng(seed ^ 0x1d5c01) : null);
     if (options.saas) {
       const saas = await renderSaas(doc, data, rng.fork());
       const labels = saasLabels(invoiceLabels(data, table), data, saas, labelAmount) as Record<string, LabelValue>;
@@ -109,6 +115,7 @@ export async function generateDocument(
       ...(options.rightWindow ? { rightWindow: true } : {}),
       ...(options.breakdown ? { breakdown: true } : {}),
       ...(options.logo ? { logo: new Rng(seed ^ 0x1060) } : {}),
+      ...(options.idsColumn ? { idsColumn: true } : {}),
       ...(options.pageMarkers === undefined ? {} : { pageMarkers: options.pageMarkers }),
     });
     const labels = invoiceLabels(data, table);
@@ -119,6 +126,16 @@ export async function generateDocument(
   const data = planReceipt(dataRng, locale);
   const pages = await renderReceipt(doc, data, layoutRng);
   return { pdf: await doc.save(), labels: receiptLabels(data), product: "receipts", locale: tag, pages };
+}
+
+/**
+ * The facts of an invoice printing the customer's VAT id under a heading of its own: the customer is given one where
+ * its country has them, and half the suppliers print none of their own (the customer's is then no answer at all).
+ */
+function withIdsColumn(data: InvoiceData, rng: Rng | null): InvoiceData {
+  if (!rng) return data;
+  const customerTaxId = data.customerTaxId ?? supplierTaxId(rng, data.locale.country);
+  return { ...data, customerTaxId, supplierTaxId: rng.chance(0.5) ? null : data.supplierTaxId };
 }
 
 /** Line-item labels as an unsigned credit note prints them: amounts and unit prices without their sign. */

@@ -9,6 +9,8 @@
  *     by rate, the sums unlabelled under it; default 0)
  *     [--logo-share P]  (share of the other invoices with a logo picture spelling the supplier's brand above its name,
  *     no text for it on the page: logo.ts; default 0)
+ *     [--ids-column-share P]  (share of the other invoices printing the customer's VAT id under a "Your details" /
+ *     "Vos identifiants" heading in its column, half of them with no VAT id of the supplier's; default 0)
  * Output: digital/NNNN.pdf + digital/labels.jsonl, scan/NNNN.jpg|pdf + scan/labels.jsonl, in the dev corpora's format
  * plus a "locale" key.
  */
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
       "right-window-share": { type: "string", default: "0" },
       "breakdown-share": { type: "string", default: "0" },
       "logo-share": { type: "string", default: "0" },
+      "ids-column-share": { type: "string", default: "0" },
       concurrency: { type: "string", default: String(availableParallelism()) },
     },
   });
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
   const rightWindowShare = Number(values["right-window-share"]);
   const breakdownShare = Number(values["breakdown-share"]);
   const logoShare = Number(values["logo-share"]);
+  const idsColumnShare = Number(values["ids-column-share"]);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || !(share >= 0 && share <= 1)) {
     throw new Error("--count and --seed must be integers, --invoice-share within 0..1");
   }
@@ -84,6 +88,8 @@ async function main(): Promise<void> {
     const breakdown = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0xb7ea4d).float(0, 1) < breakdownShare;
     // A logo picture spelling the supplier's brand above its name, for a share of the other invoices.
     const logo = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0x10605).float(0, 1) < logoShare;
+    // The customer's VAT id under a heading of its own in its column, for a share of the other invoices.
+    const idsColumn = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0x1d5c0).float(0, 1) < idsColumnShare;
     const doc = await generateDocument(entry.seed, entry.kind, {
       ...(saas ? { saas } : {}),
       ...(idVariants ? { idVariants } : {}),
@@ -91,6 +97,7 @@ async function main(): Promise<void> {
       ...(rightWindow ? { rightWindow } : {}),
       ...(breakdown ? { breakdown } : {}),
       ...(logo ? { logo } : {}),
+      ...(idsColumn ? { idsColumn } : {}),
     });
     const name = `${String(entry.index + 1).padStart(4, "0")}`;
     await writeFile(join(digitalDir, `${name}.pdf`), doc.pdf);

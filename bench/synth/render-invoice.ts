@@ -131,6 +131,11 @@ export async function renderInvoice(
     breakdown?: boolean;
     /** A logo picture spelling the supplier's brand above its name (logo.ts), drawn with this generator. */
     logo?: Rng;
+    /**
+     * The customer's VAT id in a column of its own under its address, headed "Your details" / "Vos identifiants"
+     * (the FNFE invoices' layout): the heading alone says whose it is.
+     */
+    idsColumn?: boolean;
   } = {},
 ): Promise<number> {
   const style = chooseStyle(rng, data);
@@ -247,6 +252,11 @@ export async function renderInvoice(
   for (const line of [data.customer.name, ...data.customer.addressLines]) {
     sheet.text(line, cx, cy, { size: s + 0.5 });
     cy += lh;
+  }
+  if (data.customerTaxId && options.idsColumn) {
+    cy += lh * 0.8;
+    sheet.text(rng.pick(words.yourIds), cx, cy, { size: s - 0.5, bold: true, grey: 0.2 });
+    cy += lh * 1.1;
   }
   if (data.customerTaxId) {
     const printed = `${labelText(taxIdLabel, style.colon)} ${printTaxId(data.customerTaxId, tag, rng)}`;

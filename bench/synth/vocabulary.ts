@@ -17,6 +17,8 @@ export interface InvoiceWords {
   customerNo: readonly string[];
   reference: readonly string[];
   billTo: readonly string[];
+  /** A heading over the customer's own identifiers, in a column of their own under its address ("Your details"). */
+  yourIds: readonly string[];
   description: readonly string[];
   quantity: readonly string[];
   unitPrice: readonly string[];
@@ -49,6 +51,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     customerNo: ["Customer No.", "Account No.", "Customer ID", "Client ref."],
     reference: ["Payment reference", "Reference", "Please quote", "Payment ref."],
     billTo: ["Bill to", "Billed to", "Invoice to", "Customer", "To:"],
+    yourIds: ["Your details", "Your identifiers", "Your company details"],
     description: ["Description", "Item", "Details", "Service"],
     quantity: ["Qty", "Quantity", "Units", "Hours"],
     unitPrice: ["Unit price", "Rate", "Price", "Unit cost"],
@@ -84,6 +87,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     customerNo: ["Kundennummer", "Kunden-Nr.", "Debitor"],
     reference: ["Verwendungszweck", "Zahlungsreferenz", "Bitte angeben"],
     billTo: ["Rechnungsempfänger", "Rechnung an", "Kunde", "Empfänger"],
+    yourIds: ["Ihre Angaben", "Ihre Daten", "Ihre Kennungen"],
     description: ["Beschreibung", "Artikel", "Bezeichnung", "Leistung"],
     quantity: ["Menge", "Anz.", "Anzahl", "Stunden"],
     unitPrice: ["Einzelpreis", "E-Preis", "Preis", "Stückpreis"],
@@ -119,6 +123,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     customerNo: ["N° client", "Code client", "Réf. client"],
     reference: ["Référence de paiement", "Référence", "Libellé du virement"],
     billTo: ["Facturé à", "Client", "Destinataire", "Adresse de facturation"],
+    yourIds: ["Vos identifiants", "Vos coordonnées", "Vos références"],
     description: ["Désignation", "Description", "Article", "Prestation"],
     quantity: ["Qté", "Quantité", "Qté."],
     unitPrice: ["Prix unitaire", "P.U. HT", "Prix U.", "PU HT"],
@@ -154,6 +159,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     customerNo: ["N.º de cliente", "Código cliente", "Cliente n.º"],
     reference: ["Referencia de pago", "Concepto", "Referencia"],
     billTo: ["Facturar a", "Cliente", "Datos del cliente", "Destinatario"],
+    yourIds: ["Sus datos", "Sus datos fiscales", "Sus referencias"],
     description: ["Descripción", "Concepto", "Artículo", "Servicio"],
     quantity: ["Cant.", "Cantidad", "Uds."],
     unitPrice: ["Precio unitario", "Precio", "P. unit."],
@@ -189,6 +195,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     customerNo: ["Klantnummer", "Debiteurnummer", "Klantnr."],
     reference: ["Betalingskenmerk", "Omschrijving", "Kenmerk"],
     billTo: ["Factuur aan", "Klant", "Factuuradres", "Aan"],
+    yourIds: ["Uw gegevens", "Uw bedrijfsgegevens", "Uw referenties"],
     description: ["Omschrijving", "Artikel", "Dienst", "Product"],
     quantity: ["Aantal", "Aant.", "Uren"],
     unitPrice: ["Prijs", "Stukprijs", "Tarief", "Prijs per stuk"],

@@ -165,6 +165,7 @@ const NUMBERED: ReadonlySet<LabelRole> = new Set<LabelRole>([
   "paymentReference",
   "taxId",
   "companyReg",
+  "otherReference",
 ]);
 
 /** Currency words between a label and its amount ("Total (RM) 12.00", "Summe EUR 5,00") say nothing about the role. */
@@ -353,7 +354,8 @@ function matchWords(nonEmpty: readonly MatchWord[], excluding: boolean): LabelHi
     let best: { entries: readonly LabelEntry[]; gaps: number } | null = null;
     for (let k = e; k < nonEmpty.length && k < e + 7; k++) {
       const word = nonEmpty[k];
-      if (!word) break;
+      // A phrase is printed in one run: across a column gap its words are two labels' ("AVOIR o." and "N°:" read "on").
+      if (!word || word.gaps !== nonEmpty[e]?.gaps) break;
       key = word.text + key;
       if (key.length > MAX_LABEL_CHARS) break;
       const entries = LABELS.get(key);
@@ -364,9 +366,10 @@ function matchWords(nonEmpty: readonly MatchWord[], excluding: boolean): LabelHi
       // labels that number, not what stands further right.
       if (nonEmpty.slice(0, e).some((w) => w.gaps > 0 && w.identifier)) return null;
       const decay = (LEFT_DECAY[e] ?? 0) * 0.92 ** best.gaps;
-      const roles = best.entries.every((x) => x.role === "genericNumber")
-        ? (qualifier(nonEmpty.slice(e + 1, e + 6), best.gaps) ?? best.entries)
-        : best.entries;
+      // A generic word's own sense ("Ref" also labels a payment reference) stays beside what its qualifier names.
+      const generic = best.entries.filter((x) => x.role === "genericNumber");
+      const named = generic.length > 0 ? qualifier(nonEmpty.slice(e + 1, e + 6), best.gaps) : null;
+      const roles = named ? [...named, ...best.entries.filter((x) => x.role !== "genericNumber")] : best.entries;
       const adjusted = excluding
         ? roles.map((x) => (x.role === "total" ? { ...x, role: "subtotal" as const } : x))
         : roles;

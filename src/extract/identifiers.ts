@@ -5,6 +5,7 @@
  */
 import type { Word } from "../document/model.js";
 import { type Candidate, labelsOf, ngramCandidates, spanOf } from "./candidates.js";
+import { columnHeadingOwner } from "./column-heading.js";
 import { roleStrength } from "./context.js";
 import type { FieldDecision, Scored } from "./decision.js";
 import { LABELS, type LabelRole } from "./labels.js";
@@ -150,6 +151,8 @@ export function documentNumber(layout: Layout, receipt: boolean): FieldDecision 
     "contact",
     "page",
     "companyReg",
+    "partyNumber",
+    "otherReference",
   ];
   // A payment receipt for an invoice ("Receipt number 1185-9132") numbers the document when no invoice number does.
   return idDecision(scoreIds(layout, roles, against, receipt ? [] : ["receiptNumber"]));
@@ -167,7 +170,7 @@ const SURE_READING = 0.93;
  */
 export function purchaseOrder(layout: Layout): FieldDecision {
   const decision = idDecision(
-    scoreIds(layout, ["purchaseOrder"], ["invoiceNumber", "customerNumber", "taxId", "contact"]),
+    scoreIds(layout, ["purchaseOrder"], ["invoiceNumber", "customerNumber", "taxId", "contact", "otherReference"]),
   );
   const best = decision.best;
   const first = best?.words[0];
@@ -238,6 +241,8 @@ function taxIds(layout: Layout, customerBlock: readonly Word[] = []): TaxIdScore
       const own = roleStrength(labels, ["taxId"]);
       // Digits alone are a VAT number only under a tax-id label.
       if (!printed && own === 0) return null;
+      // "N° TVA : FR 05 ..." under "Vos identifiants": the heading of its column says it is the addressee's.
+      if (columnHeadingOwner(layout, span.segment) === "addressee") return null;
       const customer = roleStrength(labels, ["customerTaxId", "customer"]);
       const wrong = roleStrength(labels, [
         "contact",

@@ -170,3 +170,69 @@ describe("line re-reading with PaddleOCR's recogniser (real model, real tesserac
     );
   });
 });
+
+describe("re-reading on a page tesseract read surely (real model, real tesseract)", () => {
+  const PAGE = [
+    "INVOICE F20260026",
+    "Date 31/01/2026",
+    "Due date 02/03/2026",
+    "Order PO201925478",
+    "Net amount 100.00",
+    "VAT 20 % 20.00",
+    "Paid already 0.00",
+    "TOTAL 120.00",
+  ];
+  let image: Buffer;
+  let first: OcrResult;
+
+  before(async () => {
+    const made = await makeTextPdf([PAGE.map((text, i) => ({ text, x: 30, y: 250 - 30 * i, size: 14 }))], {
+      width: 300,
+      height: 280,
+    });
+    const clean = await render(made.bytes, 200);
+    image = pgm(clean.width, clean.height, clean.data);
+    first = await createTesseractCli().recognise(image);
+  });
+
+  /**
+   * `first` as tesseract reads a box's corner: the words `garbled` names read as guesses at 0.16, the rest sure (the
+   * page's mean confidence stays above the bar of pageWorthRereading).
+   */
+  const withGuesses = (garbled: Record<string, string>): OcrResult => ({
+    ...first,
+    words: first.words.map((w) =>
+      garbled[w.text] === undefined ? { ...w, confidence: 0.99 } : { ...w, text: garbled[w.text]!, confidence: 0.16 },
+    ),
+  });
+
+  it("re-reads a header word tesseract could not read at all, and only there", async () => {
+    assert.deepEqual(lineTexts(first), PAGE, "tesseract reads the clean page");
+    const guessed = withGuesses({ F20260026: "ERNIE", "120.00": "ERNIE" });
+    const reread = await withLineRereading(cachedEngine(guessed)).recognise(image);
+    assert.deepEqual(lineTexts(reread), [...PAGE.slice(0, -1), "TOTAL ERNIE"]);
+  });
+
+  it("leaves a sure page's doubtful but legible words, and its short guesses, as tesseract read them", async () => {
+    const doubtful: OcrResult = {
+      ...first,
+      words: first.words.map((w, i) => ({
+        ...w,
+        text: i === 1 ? "F2O260026" : w.text,
+        confidence: 0.99 - 0.5 * +(i === 1),
+      })),
+    };
+    const short = withGuesses({ Date: "Da" });
+    let reads = 0;
+    const counting: LineRecogniser = {
+      readLine: (...args) => {
+        reads++;
+        return paddleRecogniser.readLine(...args);
+      },
+    };
+    for (const reading of [doubtful, short]) {
+      assert.deepEqual(await withLineRereading(cachedEngine(reading), counting).recognise(image), reading);
+    }
+    assert.equal(reads, 0, "the recogniser's time is spent on no word");
+  });
+});

@@ -136,6 +136,49 @@ describe("invoice numbers", () => {
       assert.equal(documentNumber(buildLayout(doc), false).best, null, label);
     }
   });
+
+  it("never answers with a party's location number or another paper's number (GLN, delivery note, contract)", () => {
+    // The invoice's own number is left unread, as OCR leaves a number it could not read: what else is printed
+    // under the header's "Nr."-style labels numbers something else.
+    const lines = [
+      "Références sur la facture GLN : 3654789851",
+      "N° BON DE LIVRAISON : DESPADV002",
+      "N° CONTRAT : CT2018120802",
+      "N° BON DE VENTE : SALES REF 2547",
+      "Rechnung ILN 4000001123452",
+      "Lieferschein-Nr. L87654321012",
+      "Delivery note no. DN-2291",
+    ];
+    for (const line of lines) {
+      const doc = textDocument([[["Muster Handel GmbH", 40]], [["FACTURE N° :", 500]], [[line, 40]]], 900);
+      assert.equal(documentNumber(buildLayout(doc), false).best, null, line);
+    }
+  });
+
+  it("reads no label phrase across a column gap ('AVOIR o.' then 'N°:' is no 'on', a date's label)", () => {
+    const doc = scannedDocument(
+      [
+        [["Atelier Dupuis SARL", 40]],
+        [
+          ["AVOIR o.", 500],
+          ["N°:", 600],
+          ["F20260028", 760],
+        ],
+        [
+          ["Date :", 500],
+          ["31/01/2026", 760],
+        ],
+      ],
+      900,
+    );
+    assert.equal(documentNumber(buildLayout(doc), false).best?.value, "F20260028");
+  });
+
+  it("reads what a generic 'Ref' numbers from the label before it, and keeps its own sense beside that", () => {
+    const doc = invoice([[["Rechnung Ref 4711 vom 03.10.2018", 40]]]);
+    assert.equal(invoiceFields(doc).get("invoice.number"), "4711");
+    assert.equal(paymentReference(buildLayout(doc)).best?.value, "4711");
+  });
 });
 
 describe("due dates", () => {

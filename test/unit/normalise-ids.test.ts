@@ -124,6 +124,13 @@ describe("parseTaxId", () => {
     assert.deepEqual(parseTaxId("W10-1808-32000008"), { value: "W10180832000008", country: "MY", valid: true });
   });
 
+  it("reads a country code only as printed, in capitals: 'No. 388762969' is a number, not Norway's VAT id", () => {
+    for (const text of ["No. 388762969", "NO. 388762969", "No 388762969", "de 136695976"]) {
+      assert.equal(parseTaxId(text), null, text);
+    }
+    assert.deepEqual(parseTaxId("NO 974760673 MVA"), { value: "NO974760673MVA", country: "NO", valid: true });
+  });
+
   it("refuses numbers that name no tax scheme", () => {
     for (const text of ["123456789", "Rechnung", "DE12", "12/34/56", "123456789012", "2024-04-03", "W10180832000008"]) {
       assert.equal(parseTaxId(text), null, text);

@@ -159,4 +159,21 @@ describe("generateDocument", () => {
     const count = (text: string): number => text.split(brand).length - 1;
     assert.equal(count(pdfText(logo, "logo.pdf")), count(pdfText(plain, "plain.pdf")));
   });
+
+  it("prints the customer's VAT id under a heading of its own when asked, the supplier's half the time", async () => {
+    const seeds = [3, 4, 5, 6, 7, 8, 9, 10];
+    let withoutSupplierId = 0;
+    for (const seed of seeds) {
+      const plain = await generateDocument(seed, "invoice", { locale: "fr-FR" });
+      const ids = await generateDocument(seed, "invoice", { locale: "fr-FR", idsColumn: true });
+      const text = pdfText(ids, "ids.pdf");
+      assert.match(text, /Vos (identifiants|coordonnées|références) [^:\d]{2,20}:? ?FR\d/, `seed ${seed}`);
+      const { "supplier.taxId": supplierId, ...rest } = ids.labels;
+      const { "supplier.taxId": plainId, ...plainRest } = plain.labels;
+      assert.deepEqual(rest, plainRest, "only the supplier's VAT id may change");
+      if (supplierId === undefined) withoutSupplierId++;
+      else assert.equal(supplierId, plainId);
+    }
+    assert.ok(withoutSupplierId > 0 && withoutSupplierId < seeds.length, `${withoutSupplierId} of ${seeds.length}`);
+  });
 });

@@ -22,7 +22,14 @@ function compact(text: string): string {
   return text.replace(/[\s./-]/g, "").toUpperCase();
 }
 
+/**
+ * A VAT id's country code as printed: two capitals, no full stop after them. "No. 388762969" (a routing number) and
+ * "NO. 4711" are the word "number", not Norway's prefix.
+ */
+const PRINTED_PREFIX = /^[A-Z]{2}(?!\.)/;
+
 function vatId(text: string): ParsedTaxId | null {
+  if (!PRINTED_PREFIX.test(text)) return null;
   const value = compact(text);
   if (!/^[A-Z]{2}/.test(value) || !/\d{2}/.test(value) || value.length > 20) return null;
   const result = checkVAT(value, countries);

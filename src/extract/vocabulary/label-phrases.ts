@@ -33,6 +33,8 @@ export type LabelRole =
   | "taxId"
   | "customerTaxId"
   | "companyReg"
+  | "partyNumber"
+  | "otherReference"
   | "iban"
   | "bic"
   | "bsb"
@@ -1217,6 +1219,47 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
     "siret",
     "siren",
     "ape",
+  ],
+  // A party's location or company number in a trading network (GS1's Global Location Number, its German name ILN,
+  // D-U-N-S): printed beside the parties' blocks and under "Références" headings, it numbers no document.
+  partyNumber: ["gln", "gln nr", "iln", "iln nr", "global location number", "duns", "duns nr", "duns number"],
+  // Numbers of the other papers of a trade (delivery and goods-received notes, the seller's sales order, a contract,
+  // a tender, a project): printed under "Références" headings beside the invoice's own number, they number no invoice.
+  otherReference: [
+    "bon de livraison",
+    "n° bon de livraison",
+    "n° de bon de livraison",
+    "bon de reception",
+    "n° bon de reception",
+    "bon de vente",
+    "n° bon de vente",
+    "n° contrat",
+    "n° de contrat",
+    "ref appel d'offres",
+    "ref projet",
+    "delivery note",
+    "delivery note no",
+    "goods received note",
+    "sales order",
+    "sales order no",
+    "contract no",
+    "contract number",
+    "project no",
+    "project number",
+    "lieferschein",
+    "lieferschein-nr",
+    "lieferscheinnummer",
+    "vertragsnummer",
+    "vertrags-nr",
+    "projektnummer",
+    "auftragsbestätigung",
+    "albarán",
+    "n.º de albarán",
+    "n.º de contrato",
+    "pakbon",
+    "pakbonnummer",
+    "contractnummer",
+    "projectnummer",
   ],
   iban: ["iban", "iban nr", "iban no", "international bank account number", "compte iban"],
   bic: [

@@ -48,6 +48,20 @@ const HEADER_SHARE = 0.3;
 export const headerAndFigureLines: RereadScope = (_segment, line) =>
   line.index < HEADER_SHARE * line.lines || line.words.some((w) => /\d/.test(w.text));
 
+/** Below this confidence tesseract has read no word at all but a guess ("F20260026" in a box's corner -> "ERNIE"). */
+const ILLEGIBLE_BELOW = 0.3;
+/** Characters a guessed word has at least to be worth a reading: shorter ones are mostly specks and rules' ends. */
+const ILLEGIBLE_MIN_CHARS = 3;
+
+/**
+ * What is re-read on a page tesseract read surely overall (not pageWorthRereading): the header's segments holding a
+ * word it could not read at all (below ILLEGIBLE_BELOW, three characters or more), where the invoice's number and
+ * parties are printed, often in boxes and shaded bands that put a word off for tesseract alone.
+ */
+export const illegibleHeaderWords: RereadScope = (segment, line) =>
+  line.index < HEADER_SHARE * line.lines &&
+  segment.some((w) => w.confidence < ILLEGIBLE_BELOW && [...w.text].length >= ILLEGIBLE_MIN_CHARS);
+
 /**
  * `result` with its doubtful lines re-read on `image`, the grey image the engine read (same size). Words of lines
  * left alone, and words that keep their reading, keep their box; a word split in two gets two parts of its box.
@@ -160,8 +174,9 @@ export type ReadingRefinement = (
 ) => Promise<OcrResult>;
 
 /**
- * The line re-reading as a step on a reading `engineName` made: doubtful lines re-read, or the reading as it was when
- * it has none. When the re-reading fails (model missing, a line the recogniser rejects), the page keeps the engine's
+ * The line re-reading as a step on a reading `engineName` made: doubtful lines re-read (`scope`), on a page read surely
+ * overall only the header's words tesseract could not read at all (illegibleHeaderWords), or the reading as it was
+ * when it has none. When the re-reading fails (model missing, a line the recogniser rejects), the page keeps the engine's
  * reading and one process warning says so: OCR runs in processing threads far from the service's logger (as
  * factory.ts's fallback warning). `before` refines the reading first (merged-lines.ts); whether the page is worth
  * re-reading is still told by the engine's own reading, which `before` may have made surer than it is.
@@ -176,9 +191,10 @@ export function lineRereading(
     const worth = pageWorthRereading(engine.words);
     const first = before ? await before(engine, pixels, signal) : engine;
     const doubtful = first.lines?.some((line) => shouldReread(line.map((i) => first.words[i]!)));
-    if (!doubtful || !worth) return first;
+    const illegible = !worth && first.words.some((w) => w.confidence < ILLEGIBLE_BELOW);
+    if (!doubtful || !(worth || illegible)) return first;
     try {
-      return await rereadLines(first, await pixels(), recogniser, signal, scope, worth);
+      return await rereadLines(first, await pixels(), recogniser, signal, worth ? scope : illegibleHeaderWords, true);
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       const reason = err instanceof Error ? err.message : String(err);
