@@ -16,7 +16,7 @@ import type { Layout, LineSegment, PageLayout } from "./layout.js";
 import { joinBrokenWords, namesState, repairPostcode, splitRunTogether } from "./receipt-address.js";
 import { repairGlyphConfusion, repairMixedGlyphs, repairPremisesWord } from "./receipt-repair.js";
 import { collapseSpaces, digitCount, foldForMatching, letterCount, upperCount } from "./text.js";
-import { printedHeight, sameTypeSize } from "./type-size.js";
+import { narrowerThanText, printedHeight, sameTypeSize } from "./type-size.js";
 import { titlesFor } from "./vocabulary/titles.js";
 
 /** Lines that are printed on receipts and invoices but are never a business name: document titles and these. */
@@ -1580,7 +1580,8 @@ function findSenderLine(layout: Layout): SenderLine | null {
   if (!page) return null;
   for (let r = 0; r < page.rows.length; r++) {
     const seg = rowSegments(page, r).find((s) => s.box.x0 <= 0.5 && senderCut(s) >= 0);
-    if (!seg || seg.box.y0 < 0.04 || seg.box.y0 > 0.45 || seg.height > 1.05 * (page.medianHeight || 1)) continue;
+    if (!seg || seg.box.y0 < 0.04 || seg.box.y0 > 0.45) continue;
+    if (seg.height > 1.05 * (page.medianHeight || 1) && !narrowerThanText(seg, page)) continue;
     const cut = senderCut(seg);
     const name = seg.words.slice(0, cut);
     const nameText = name.map((w) => w.text).join(" ");

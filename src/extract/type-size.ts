@@ -62,3 +62,27 @@ export function sameTypeSize(a: LineSegment, b: LineSegment): boolean {
   if (sizeA !== null && sizeB !== null) return Math.abs(sizeA - sizeB) <= OCR_TOLERANCE * sizeB;
   return Math.abs(a.height - b.height) <= LAYER_TOLERANCE * b.height;
 }
+
+/** Characters a line holds at least for its width per character to say its type's size. */
+const PITCH_MIN_CHARS = 8;
+/** A line whose width per character is at most this share of the page's typical line's is set in smaller type. */
+const NARROWER = 0.85;
+
+/** Width (page-width ratio) per printed character, spaces counted, of a line long enough to tell; else null. */
+function pitch(seg: LineSegment): number | null {
+  const chars = [...seg.text].length;
+  return chars >= PITCH_MIN_CHARS ? (seg.box.x1 - seg.box.x0) / chars : null;
+}
+
+/**
+ * Whether an OCR'd line is set in smaller type than most of its page's lines, told by the width its characters take
+ * rather than by its boxes' heights: on a page levelled before reading, tesseract can give a small line's words boxes
+ * half again as tall as the larger type under it (a sender line over the address window read 29-35 px against the
+ * address's 21-23 px), while the widths it measures hold. False for a text layer (its heights are its fonts').
+ */
+export function narrowerThanText(seg: LineSegment, page: { segments: readonly LineSegment[] }): boolean {
+  if (!seg.words.some((w) => w.source === "ocr")) return false;
+  const own = pitch(seg);
+  const pitches = page.segments.map(pitch).filter((p): p is number => p !== null);
+  return own !== null && pitches.length > 0 && own <= NARROWER * median(pitches);
+}

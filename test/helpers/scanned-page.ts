@@ -42,7 +42,7 @@ export function boxed(lines: readonly (readonly Boxed[])[]): Document {
 }
 
 /** A word's box on the page tilted by SKEW (its width from its letters). */
-function boxOf([text, x, top, height, confidence = 0.95]: Read): Boxed {
+export function boxOf([text, x, top, height, confidence = 0.95]: Read): Boxed {
   const width = Math.max(6, text.length * height * 0.45);
   const y = top + SKEW * (x + width / 2);
   return [text, x, y, x + width, y + height, confidence];

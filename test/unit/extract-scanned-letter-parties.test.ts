@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { buildLayout } from "../../src/extract/layout.js";
 import { invoiceFields } from "../helpers/invoice-fields.js";
-import { boxed, line, type Read, scan } from "../helpers/scanned-page.js";
+import { type Boxed, boxed, boxOf, line, type Read, scan } from "../helpers/scanned-page.js";
 
 /** The rest of an invoice under its parties: number, date, a row, totals, and a footer. */
 const BODY: Read[][] = [
@@ -147,6 +147,24 @@ describe("parties of scanned invoices", () => {
       assert.equal(got.get("customer.name"), "Pennine Joinery Limited");
     });
   }
+
+  it("names the supplier from a sender line in small type whose words OCR boxed taller than the address under it", () => {
+    // Read on a page levelled by 1°, tesseract gave the sender line's words boxes 29-35 px tall over an address in
+    // larger type boxed 21-23 px; its characters still take less width than the address's.
+    const sender = line("Thames Engineering Ltd | 200 High Street | Leeds LS1 4AB", 120, 260, 17).map((read): Boxed => {
+      const [text, x0, y0, x1, y1, confidence] = boxOf(read);
+      return [text, x0, y0 - 7, x1, y1 + 7, confidence];
+    });
+    const rest = [
+      line("Pennine Joinery Limited", 120, 300, 22),
+      line("52 Station Road", 120, 340, 22),
+      line("Birmingham B20 8NQ", 120, 380, 22),
+      ...BODY,
+    ];
+    const got = invoiceFields(boxed([sender, ...rest.map((read) => read.map(boxOf))]));
+    assert.equal(got.get("supplier.name"), "Thames Engineering Ltd");
+    assert.equal(got.get("customer.name"), "Pennine Joinery Limited");
+  });
 
   it("does not read the addressee's company right under a sender line as the sender line's wrapped rest", () => {
     const got = invoiceFields(
