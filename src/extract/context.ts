@@ -367,8 +367,8 @@ function matchWords(nonEmpty: readonly MatchWord[], excluding: boolean): LabelHi
       if (nonEmpty.slice(0, e).some((w) => w.gaps > 0 && w.identifier)) return null;
       const decay = (LEFT_DECAY[e] ?? 0) * 0.92 ** best.gaps;
       // A generic word's own sense ("Ref" also labels a payment reference) stays beside what its qualifier names.
-      const generic = best.entries.filter((x) => x.role === "genericNumber");
-      const named = generic.length > 0 ? qualifier(nonEmpty.slice(e + 1, e + 6), best.gaps) : null;
+      const generic = best.entries.some((x) => x.role === "genericNumber");
+      const named = generic ? qualifier(nonEmpty.slice(e + 1, e + 6), best.gaps) : null;
       const roles = named ? [...named, ...best.entries.filter((x) => x.role !== "genericNumber")] : best.entries;
       const adjusted = excluding
         ? roles.map((x) => (x.role === "total" ? { ...x, role: "subtotal" as const } : x))

@@ -58,9 +58,19 @@ const ILLEGIBLE_MIN_CHARS = 3;
  * word it could not read at all (below ILLEGIBLE_BELOW, three characters or more), where the invoice's number and
  * parties are printed, often in boxes and shaded bands that put a word off for tesseract alone.
  */
-export const illegibleHeaderWords: RereadScope = (segment, line) =>
-  line.index < HEADER_SHARE * line.lines &&
-  segment.some((w) => w.confidence < ILLEGIBLE_BELOW && [...w.text].length >= ILLEGIBLE_MIN_CHARS);
+export const illegibleHeaderWords: RereadScope = (segment, line) => illegibleInHeader(segment, line.index, line.lines);
+
+/** Whether `words`, of the `index`-th of a page's `lines` lines, are a header's holding a word read as a guess. */
+function illegibleInHeader(
+  words: readonly { confidence: number; text: string }[],
+  index: number,
+  lines: number,
+): boolean {
+  return (
+    index < HEADER_SHARE * lines &&
+    words.some((w) => w.confidence < ILLEGIBLE_BELOW && [...w.text].length >= ILLEGIBLE_MIN_CHARS)
+  );
+}
 
 /**
  * `result` with its doubtful lines re-read on `image`, the grey image the engine read (same size). Words of lines
@@ -191,7 +201,17 @@ export function lineRereading(
     const worth = pageWorthRereading(engine.words);
     const first = before ? await before(engine, pixels, signal) : engine;
     const doubtful = first.lines?.some((line) => shouldReread(line.map((i) => first.words[i]!)));
-    const illegible = !worth && first.words.some((w) => w.confidence < ILLEGIBLE_BELOW);
+    // A sure page is decoded for the recogniser only when its header holds such a guess (illegibleHeaderWords).
+    const lines = first.lines ?? [];
+    const illegible =
+      !worth &&
+      lines.some((line, index) =>
+        illegibleInHeader(
+          line.map((i) => first.words[i]!),
+          index,
+          lines.length,
+        ),
+      );
     if (!doubtful || !(worth || illegible)) return first;
     try {
       return await rereadLines(first, await pixels(), recogniser, signal, worth ? scope : illegibleHeaderWords, true);
