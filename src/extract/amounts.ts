@@ -161,6 +161,15 @@ function unprintedRoundings(layout: Layout, all: readonly AmountCandidate[]): Am
         roleStrength(labelsOf(layout, t), ["total"]) > 0.5,
     );
     for (const t of totals) {
+      // A rounding line printed under a payment line rounds the change handed back, not the total printed above it.
+      if (
+        tendered.some(
+          (p) =>
+            p.segment.pageNum === t.segment.pageNum && p.segment.row > t.segment.row && p.segment.row < r.segment.row,
+        )
+      ) {
+        continue;
+      }
       for (const step of COIN_STEPS) {
         const value = Math.round(Math.round(t.value / step) * step * 100) / 100;
         if (!sameAmount(Math.abs(value - t.value), Math.abs(r.value))) continue;
@@ -232,7 +241,10 @@ function repairedReadings(layout: Layout, all: readonly AmountCandidate[]): Amou
     const readAgain = payments
       .filter((p) => !p.change?.value && sameValueCount(all, c) === 0 && ocrQuality(p.tendered) > ocrQuality(c))
       .map((p) => p.value);
-    const slip = (v: number) => oneDigitApart(c.normal, formatAmount(v)) && !roundingExplains(layout, c, v);
+    const slip = (v: number) =>
+      oneDigitApart(c.normal, formatAmount(v)) &&
+      !roundingExplains(layout, c, all, v) &&
+      coinAfterRounding(layout, c, all, v);
     const sums = [...arithmetic, ...readAgain, ...partSums(layout, c, all)];
     const near = [...new Set(sums.filter(slip).map(formatAmount))];
     if (near.length !== 1) continue;
@@ -254,20 +266,53 @@ function printedOf(c: AmountCandidate): AmountCandidate {
   return REPAIRED.get(c) ?? ROUNDED_FROM.get(c) ?? c;
 }
 
-/** After a rounding line, even one whose amount OCR lost, comes the rounded total that was actually paid. */
-function followsRounding(layout: Layout, c: AmountCandidate): boolean {
-  return layout.segments.some(
-    (s) =>
-      s.pageNum === c.segment.pageNum &&
-      s.row < c.segment.row &&
-      c.segment.row - s.row <= 2 &&
-      printsLabel(s, "rounding"),
+/**
+ * After a rounding line, even one whose amount OCR lost, comes the rounded total that was actually paid. A line whose
+ * label OCR damaged ("Roundlng (RM) : -0.02") counts by the adjustment read on it.
+ */
+function followsRounding(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): boolean {
+  const above = (s: { pageNum: number; row: number }) =>
+    s.pageNum === c.segment.pageNum && s.row < c.segment.row && c.segment.row - s.row <= 2;
+  return (
+    layout.segments.some((s) => above(s) && printsLabel(s, "rounding")) ||
+    all.some(
+      (r) =>
+        above(r.segment) && Math.abs(r.value) < ROUNDING_STEP && roleStrength(labelsOf(layout, r), ["rounding"]) > 0.5,
+    )
   );
 }
 
-/** A total printed after a rounding line differs from the unrounded arithmetic by the rounding: no misreading. */
-function roundingExplains(layout: Layout, c: AmountCandidate, arithmetic: number): boolean {
-  return followsRounding(layout, c) && Math.abs(arithmetic - c.value) < ROUNDING_STEP;
+/**
+ * The difference between a total and what arithmetic makes of it is the rounding to the coin, no misreading: the
+ * adjustment the page prints (the payment rounded where the rounding line stands under the total, the total rounded
+ * where it stands above), or, with no adjustment read, a few cents on a total printed after a rounding line. "112.46"
+ * under "Rounding -0.02" is 0.01 from net plus tax, 112.47: a slip, not the rounding.
+ */
+function roundingExplains(
+  layout: Layout,
+  c: AmountCandidate,
+  all: readonly AmountCandidate[],
+  arithmetic: number,
+): boolean {
+  const difference = Math.abs(arithmetic - c.value);
+  if (difference >= ROUNDING_STEP) return false;
+  const adjustments = roundingAdjustments(layout, all);
+  if (adjustments.some((r) => sameAmount(r, difference))) return true;
+  return adjustments.length === 0 && followsRounding(layout, c, all);
+}
+
+/**
+ * What a total printed after a rounding line that printed its adjustment can be put right to: an amount in whole
+ * coins (0.05 or 0.10), as rounding makes it. Any amount elsewhere.
+ */
+function coinAfterRounding(
+  layout: Layout,
+  c: AmountCandidate,
+  all: readonly AmountCandidate[],
+  value: number,
+): boolean {
+  if (!followsRounding(layout, c, all) || roundingAdjustments(layout, all).length === 0) return true;
+  return COIN_STEPS.some((step) => sameAmount(Math.round(value / step) * step, value));
 }
 
 /** Mean OCR confidence of the amount's words. */
@@ -521,7 +566,8 @@ function paymentContext(layout: Layout, c: AmountCandidate, all: readonly Amount
  */
 function arithmeticContext(layout: Layout, c: AmountCandidate, all: readonly AmountCandidate[]): number {
   let score = 0;
-  if (followsRounding(layout, c)) score += 0.5;
+  // The rounded total, in whole coins: "112.46" under "Rounding -0.02" is a misreading of it.
+  if (followsRounding(layout, c, all) && coinAfterRounding(layout, c, all, c.value)) score += 0.5;
   // A payment without a change line is weaker evidence: a change line OCR lost would make it tendered cash.
   const payment = paymentOf(layout, c, all);
   if (payment) score += payment.change ? 1.6 : 1;
@@ -680,7 +726,7 @@ function contradicted(layout: Layout, c: AmountCandidate, all: readonly AmountCa
       p.change.hasDecimals &&
       p.tendered.hasDecimals &&
       !sameAmount(p.value, c.value) &&
-      !roundingExplains(layout, c, p.value),
+      !roundingExplains(layout, c, all, p.value),
   );
 }
 

@@ -17,6 +17,7 @@ import {
 } from "./labels.js";
 import type { Layout, LineSegment } from "./layout.js";
 import { parseAmount } from "./normalise/amount.js";
+import { lostSeparator } from "./normalise/date.js";
 import { foldForMatching } from "./text.js";
 
 export interface Span {
@@ -95,7 +96,8 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
     .slice(span.start, span.end)
     .map((w) => w.text)
     .join(" ");
-  const date = DATE_LIKE.test(value);
+  // "Bate: 2203/2018": a date that lost a separator is still a date beside a four-letter word one letter off "Date".
+  const date = DATE_LIKE.test(value) || lostSeparator(value);
   return words.map((w, k) => ({ ...w, beforeDate: date && k < 2 }));
 }
 
@@ -259,8 +261,8 @@ function rateOnBase(words: ReadonlyArray<{ text: string }>): number {
 }
 
 /**
- * Removes "(incl. GST)" / "excl. VAT" qualifiers from the words left of a value (nearest first) so the head label is
- * matched; reports whether the qualifier excluded tax, which turns a "total" into a subtotal.
+ * Removes "(incl. GST)" / "excl. VAT" / "(GST incl)" qualifiers from the words left of a value (nearest first) so the
+ * head label is matched; reports whether the qualifier excluded tax, which turns a "total" into a subtotal.
  */
 function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
   words: Array<{ text: string; gaps: number }>;
@@ -276,7 +278,12 @@ function dropQualifiers(words: Array<{ text: string; gaps: number }>): {
     const taxWord = (w: string) =>
       TAX_WORDS.has(w) || /^(gst|vat|tax|mwst|ust|tva|btw|iva|sst)/.test(w) || /^\d+%?$/.test(w);
     if (!words.slice(0, k).every((w) => taxWord(w.text))) continue;
-    return { words: words.slice(k + 1), excluding: excl };
+    // The tax named before its inclusion ("TOTAL (GST INCL) 13.78") belongs to the qualifier too.
+    let end = k + 1;
+    if (words.slice(0, k).every((w) => /^\d+%?$/.test(w.text))) {
+      while (end < words.length && end < k + 3 && taxWord(words[end]?.text ?? "")) end++;
+    }
+    return { words: words.slice(end), excluding: excl };
   }
   return { words, excluding: false };
 }

@@ -59,10 +59,14 @@ export function applyModel(decision: FieldDecision, model: RankerModel | null): 
   const chosen = pick(ranker, decision.alternatives);
   const pickCalibrator = model?.pickCalibrators?.[decision.key ?? ""];
   if (!chosen) return { family: decision.family, best: null, key: decision.key ?? "" };
+  // The ranker learns which value is right, not which of the places printing it is the field's (every one of them is
+  // right to it): the value is read where the hand-set order puts it first ("SUB TOTAL 10.00", not an item's 10.00).
+  const value = chosen.alternative.scored.value;
+  const printed = decision.alternatives.find((a) => a.scored.value === value)?.scored ?? chosen.alternative.scored;
   return {
     family: decision.family,
     key: decision.key ?? "",
-    best: chosen.alternative.scored,
+    best: printed,
     probability: pickCalibrator ? pickConfidence(pickCalibrator, chosen.standing) : chosen.probability,
     // The date corpora the ranker is fitted on rarely leave the day/month order to a guess (their dates are
     // unambiguous or their locale given), so it cannot learn what a guess costs: a date's penalty still applies. An

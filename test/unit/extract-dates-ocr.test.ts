@@ -89,6 +89,20 @@ describe("parseDate: a hyphen read as a tilde", () => {
   });
 });
 
+describe("parseDate: a separator read as a colon", () => {
+  it("reads the colon as the separator beside it before a four-digit year, specks in front aside", () => {
+    for (const text of ["27:03/2018", "..27:03/2018.", "27:03-2018"]) {
+      const parsed = parseDate(text, {});
+      assert.equal(parsed?.iso, "2018-03-27", text);
+      assert.equal(parsed?.repaired, true, text);
+    }
+  });
+
+  it("reads no clock time, nor a colon without the other separator, as a date", () => {
+    for (const text of ["27:03", "27:03:2018", "12:30:45", "27:03/18"]) assert.equal(parseDate(text, {}), null, text);
+  });
+});
+
 describe("parseDate: a lost separator", () => {
   it("puts back the one separator OCR dropped when a single place gives a date", () => {
     const cases: Array<[string, string]> = [
@@ -137,6 +151,12 @@ describe("parseDate: misread month names", () => {
       repaired: true,
     });
     assert.equal(parseDate("27 Mat 2018", {}), null);
+  });
+
+  it("reads a month name with one letter read twice", () => {
+    assert.equal(fuzzyMonthNumber("MMay"), 5);
+    assert.equal(fuzzyMonthNumber("Marrch"), 3);
+    assert.equal(parseDate("14MMay/2017", {})?.iso, "2017-05-14");
   });
 
   it("reads a zero for the letter O in a month name, in front too", () => {
@@ -209,6 +229,12 @@ describe("chooseDates on OCR'd receipts", () => {
     const clean = issueDate(receipt(withBody([[["21/03/18 12:36", 20]]])), 2026);
     assert.equal(repaired.value, "2018-03-01");
     assert.ok(repaired.penalty < clean.penalty, `${repaired.penalty} vs ${clean.penalty}`);
+  });
+
+  it("reads a four-letter word one letter off 'Date' before a lost-separator date as its label", () => {
+    const doc = receipt(withBody([[["Bate: 2203/2018", 20]]]));
+    for (const word of doc.pages[0]?.words ?? []) if (word.text === "Bate:") word.confidence = 0.78;
+    assert.equal(issueDate(doc, 2026).value, "2018-03-22");
   });
 
   it("takes a lost-separator date after a date label or beside a clock time, less surely than a clean one", () => {

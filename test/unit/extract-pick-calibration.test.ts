@@ -96,3 +96,31 @@ describe("pick calibration", () => {
     assert.equal(field.value, null);
   });
 });
+
+describe("the place a learned pick is read from", () => {
+  it("reads the ranker's value where the hand-set order puts that value first", () => {
+    const word = (id: number, text: string) => ({
+      id,
+      text,
+      box: { x0: 0, y0: id / 10, x1: 0.1, y1: id / 10 + 0.05 },
+      source: "ocr" as const,
+      confidence: 0.9,
+    });
+    const at = (value: string, x: number, id: number): Alternative => ({
+      scored: { value, score: x, words: [word(id, value)] },
+      features: { x },
+    });
+    // Hand order: the total line's 10.00 (word 3) before an item's 10.00 (word 1); the ranker scores the item's higher.
+    const alternatives = [at("10.00", 2, 3), at("12.00", 1, 2), at("10.00", 4, 1)];
+    const model: RankerModel = { version: 1, trainedOn: {}, rankers: { "receipt.total": RANKER } };
+    const decided = applyModel(
+      { family: "amount", best: alternatives[0]?.scored ?? null, key: "receipt.total", alternatives },
+      model,
+    );
+    assert.equal(decided.best?.value, "10.00");
+    assert.deepEqual(
+      decided.best?.words.map((w) => w.id),
+      [3],
+    );
+  });
+});

@@ -150,6 +150,18 @@ describe("receipt totals misread by one digit", () => {
     assert.equal(got.value, "248.05");
   });
 
+  it("reads a total under a damaged rounding label in whole coins: net plus tax after the printed adjustment", () => {
+    const rows: ReceiptRow[] = [
+      row("(Excluded GST) Sub Total (RM) :", "106.10"),
+      row("Total GST (RM) :", "6.37"),
+      row("Roundlng (RM) :", "-0.02"),
+      row("Total (RM) :", "112.46"),
+      row("Change (RM) :", "0.00"),
+    ];
+    const got = totalOf(withConfidence(rows, "Roundlng", 0.65));
+    assert.equal(got.value, "112.45");
+  });
+
   it("counts a paid amount with change below it as tendered", () => {
     const got = total([
       row("Total (Incl GST)", "RM21.83"),
@@ -234,6 +246,17 @@ describe("receipt totals rounded without the rounded amount printed", () => {
     assert.equal(tenCents.value, "64.10");
   });
 
+  it("keeps the printed total when the rounding line stands under the payment: it rounds the change", () => {
+    const got = total([
+      row("SUBTOTAL", "13.78"),
+      row("TOTAL", "13.78"),
+      row("CASH", "20.00"),
+      row("ROUNDING ADJUSTMENTS", "0.02"),
+      row("CHANGE DUE", "6.20"),
+    ]);
+    assert.equal(got.value, "13.78");
+  });
+
   it("keeps the printed total when the adjustment is no move to a coin", () => {
     assert.equal(total([row("SERVICE CHARGE", "5.83"), row("TOTAL", "64.13"), row("Rounding", "0.01")]).value, "64.13");
   });
@@ -254,5 +277,28 @@ describe("receipt amounts whose cents OCR set apart", () => {
   it("takes cash paid exactly, its cents set apart, when the parts add up to it", () => {
     const got = total([row("DEPT 05", "RM 149.00"), row("DEPT 84", "RM 21.00"), row("CASH", "RM 170. 00")]);
     assert.equal(got.value, "170.00");
+  });
+});
+
+describe("receipt total labels", () => {
+  it("reads 'TOTAL (GST INCL)' as the total: the tax named before its inclusion is the qualifier's", () => {
+    const got = total([
+      row("SUBTOTAL", "2.56"),
+      row("TOTAL (GST INCL)", "2.56"),
+      row("CASH", "50.55"),
+      row("ROUNDING ADJUSTMENTS", "0.01-"),
+      row("CHANGE DUE", "48.00"),
+    ]);
+    assert.equal(got.value, "2.56");
+  });
+
+  it("reads a pay station's 'Accepted total' as the amount handed over, not the total", () => {
+    const got = total([
+      row("010100 Pay parking ticket", "1.50 RM"),
+      row("Total amount", "1.50 RM"),
+      row("Accepted total", "2.00 RM"),
+      row("Change", "0.50 RM"),
+    ]);
+    assert.equal(got.value, "1.50");
   });
 });

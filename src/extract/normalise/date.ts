@@ -253,17 +253,29 @@ function parseTextual(text: string): ParsedDate | null {
     : { iso, ambiguous: false, order: "text" };
 }
 
+/** Day and month, a colon, then the other separator before a four-digit year: the colon was that separator too. */
+const COLON_FOR_SEPARATOR = /^\d{1,2}:\d{1,2}([/-])\d{4}$/;
+
 /** Parses the whole string as one date, or returns null. See the module comment for the forms. */
 export function parseDate(text: string, hints: LocaleHints): ParsedDate | null {
   // Every date form has digits; the engine calls this on every word span of a page, so leave early.
   if (!/\d/.test(text)) return null;
   // A rule or leader printed after the date ("28/03/2017--") is no part of it: no date ends in a separator.
-  const cleaned = trimEdges(text).replace(/(\d)[-/.]+$/, "$1");
+  // Nor is a speck read as dots before it ("..27:03/2018").
+  const cleaned = trimEdges(text)
+    .replace(/(\d)[-/.]+$/, "$1")
+    .replace(/^\.+(?=\d)/, "");
   if (cleaned === "" || cleaned.length > 40) return null;
   const parsed = parseNumeric(cleaned, hints) ?? parseTextual(cleaned);
   if (parsed !== null) return parsed;
   // "05~05-17": a hyphen OCR read as a tilde, between digits beside the date's other hyphen.
   const tilde = /^(\d{1,4})~(\d{1,2})-(\d{1,4})$|^(\d{1,4})-(\d{1,2})~(\d{1,4})$/.test(cleaned);
-  const repaired = tilde ? parseNumeric(cleaned.replace("~", "-"), hints) : null;
+  // "27:03/2018": a slash or hyphen OCR read as a colon, beside the date's other separator and a four-digit year.
+  const colon = COLON_FOR_SEPARATOR.exec(cleaned);
+  const repaired = tilde
+    ? parseNumeric(cleaned.replace("~", "-"), hints)
+    : colon
+      ? parseNumeric(cleaned.replace(":", colon[1] ?? "/"), hints)
+      : null;
   return repaired === null ? null : { ...repaired, repaired: true };
 }

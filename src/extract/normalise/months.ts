@@ -80,7 +80,8 @@ export function isWeekday(word: string): boolean {
 /**
  * A month name OCR misread by one letter ("14/dun/2017" -> jun), for words of three letters or more that are no
  * month as printed. Every known name or prefix of the word's length that differs in exactly one letter is a reading;
- * the word is taken only when all readings agree on one month: "Mat" could be mar or may and stays unread.
+ * the word is taken only when all readings agree on one month: "Mat" could be mar or may and stays unread. A letter
+ * read twice ("MMay") is read once.
  */
 export function fuzzyMonthNumber(word: string): number | null {
   const folded = foldAccentsAndCase(word);
@@ -88,6 +89,12 @@ export function fuzzyMonthNumber(word: string): number | null {
   const months = new Set<number>();
   for (const [known, month] of BY_PREFIX) {
     if (known.length === folded.length && differsByOneLetter(known, folded)) months.add(month);
+  }
+  // One glyph read twice ("14MMay/2017"): the word without one of its doubled letters.
+  for (let i = 0; i + 1 < folded.length; i++) {
+    if (folded[i] !== folded[i + 1]) continue;
+    const month = BY_PREFIX.get(folded.slice(0, i) + folded.slice(i + 1));
+    if (month !== undefined) months.add(month);
   }
   const [month] = months;
   return months.size === 1 && month !== undefined && month !== 0 ? month : null;

@@ -467,6 +467,10 @@ export const LABEL_PHRASES: Record<LabelRole, readonly string[]> = {
     "received",
     "customer paid",
     "cash received",
+    // Pay stations print what the machine took in: "Accepted total 10.00", "Change 5.00".
+    "accepted",
+    "accepted total",
+    "amount accepted",
   ],
   change: [
     "change due",
