@@ -15,7 +15,7 @@ import {
 } from "./line-items.js";
 import { INVOICE_LOCALES, localeProfile, RECEIPT_LOCALES } from "./locales.js";
 import { Rng } from "./prng.js";
-import { planReceipt, type ReceiptData } from "./receipt-data.js";
+import { labelledTotalCents, planReceipt, type ReceiptData, withPaymentLayout } from "./receipt-data.js";
 import { renderInvoice } from "./render-invoice.js";
 import { renderReceipt } from "./render-receipt.js";
 import { renderSaas, saasLabels } from "./render-saas.js";
@@ -54,6 +54,11 @@ export interface GenerateOptions {
    * their own (render-invoice.ts `idsColumn`), drawn from a stream of their own.
    */
   idsColumn?: boolean;
+  /**
+   * English receipts: a payment block rounding cash to the coin or a pay station's (receipt-data.ts
+   * `withPaymentLayout`), drawn from a stream of its own.
+   */
+  payment?: boolean;
 }
 
 /** A field's label: a normal form, or the rows of a line-item table (`invoice.lineItems`, `receipt.lineItems`). */
@@ -123,7 +128,9 @@ export async function generateDocument(
     if (options.unsignedCredit && rows !== undefined) labels["invoice.lineItems"] = unsignedRows(rows);
     return { pdf: await doc.save(), labels, product: "invoices", locale: tag, pages };
   }
-  const data = planReceipt(dataRng, locale);
+  const planned = planReceipt(dataRng, locale);
+  // The payment blocks print English labels: English receipts only.
+  const data = options.payment && locale.lang === "en" ? withPaymentLayout(planned, new Rng(seed ^ 0x20d10)) : planned;
   const pages = await renderReceipt(doc, data, layoutRng);
   return { pdf: await doc.save(), labels: receiptLabels(data), product: "receipts", locale: tag, pages };
 }
@@ -180,7 +187,7 @@ export function receiptLabels(data: ReceiptData): Record<string, LabelValue> {
     "receipt.merchantName": data.merchantName,
     "receipt.merchantAddress": data.merchantAddress.join(", "),
     "receipt.date": isoDate(data.date),
-    "receipt.total": labelAmount(data.totalCents),
+    "receipt.total": labelAmount(labelledTotalCents(data)),
   };
   if (data.time) labels["receipt.time"] = labelTime(data.time);
   if (data.taxCents !== null) labels["receipt.tax"] = labelAmount(data.taxCents);

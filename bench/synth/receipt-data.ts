@@ -34,6 +34,36 @@ export interface ReceiptData {
   cashCents: number | null;
   /** Whether the currency appears as a symbol or code; when false, receipt.currency is not labelled. */
   currencyPrinted: boolean;
+  /** A payment block of its own (bench:synth --rounding-share), or the usual total, cash and change lines. */
+  payment?: PaymentLayout;
+}
+
+/**
+ * Payment blocks of shops that round cash to the coin, and of pay stations:
+ * - rounded-total: the total, "Rounding Adj" and the rounded total after it, which is the receipt's total (what was
+ *   paid); change from the rounded total;
+ * - rounding-under-payment: the total (its label may name the tax before its inclusion, "TOTAL (GST INCL)"), the cash,
+ *   then the rounding line and the change from the rounded total: the receipt's total is the one printed;
+ * - pay-station: the total, "Accepted total" (what the machine took in) and the change.
+ */
+export interface PaymentLayout {
+  style: "rounded-total" | "rounding-under-payment" | "pay-station";
+  /** The total rounded to 0.05, the amount paid in cash (the total itself at a pay station). */
+  roundedCents: number;
+}
+
+/** The receipt with one of the payment blocks of PaymentLayout, paid in cash; its other facts unchanged. */
+export function withPaymentLayout(data: ReceiptData, rng: Rng): ReceiptData {
+  const style = rng.pick(["rounded-total", "rounding-under-payment", "pay-station"] as const);
+  const roundedCents = style === "pay-station" ? data.totalCents : Math.round(data.totalCents / 5) * 5;
+  const step = style === "pay-station" ? 100 : 500;
+  const cashCents = Math.ceil(roundedCents / step) * step + (rng.chance(0.5) ? step : 0);
+  return { ...data, cashCents, payment: { style, roundedCents } };
+}
+
+/** The receipt's total as labelled: what a rounded-total block prints last, else the total printed. */
+export function labelledTotalCents(data: ReceiptData): number {
+  return data.payment?.style === "rounded-total" ? data.payment.roundedCents : data.totalCents;
 }
 
 const RATES: Record<string, readonly number[]> = {

@@ -7,7 +7,7 @@ import { type CurrencyMark, chooseDateWriter, writeDate, writeMoney, writeTime }
 import type { Rng } from "./prng.js";
 import type { ReceiptData } from "./receipt-data.js";
 import { embedFamily, type FontFamily, Sheet } from "./sheet.js";
-import { RECEIPT_TAX_WORDS, RECEIPT_TOTAL_WORDS, RECEIPT_WORDS } from "./vocabulary.js";
+import { PAYMENT_WORDS, RECEIPT_TAX_WORDS, RECEIPT_TOTAL_WORDS, RECEIPT_WORDS } from "./vocabulary.js";
 
 interface Row {
   left?: string;
@@ -112,12 +112,14 @@ export async function renderReceipt(doc: PDFDocument, data: ReceiptData, rng: Rn
   if (!data.taxIncluded) {
     rows.push({ left: cased(rng.pick(words.subtotal)), right: money(data.subtotalCents, "none") });
     if (data.taxCents !== null) rows.push({ left: taxLabel(), right: money(data.taxCents, "none") });
-    rows.push(totalRow);
+    if (!data.payment) rows.push(totalRow);
   } else {
     if (rng.chance(0.3)) rows.push({ left: cased(rng.pick(words.subtotal)), right: money(data.subtotalCents, "none") });
-    rows.push(totalRow);
+    if (!data.payment) rows.push(totalRow);
   }
-  if (data.cashCents !== null) {
+  if (data.payment && data.cashCents !== null) {
+    rows.push(...paymentRows(data, data.payment, data.cashCents, totalRow, money, rng));
+  } else if (data.cashCents !== null) {
     rows.push({ left: cased(rng.pick(words.cash)), right: money(data.cashCents, "none") });
     rows.push({ left: cased(rng.pick(words.change)), right: money(data.cashCents - data.totalCents, "none") });
   } else {
@@ -151,4 +153,43 @@ export async function renderReceipt(doc: PDFDocument, data: ReceiptData, rng: Rn
     y += rowHeight(row);
   }
   return 1;
+}
+
+/**
+ * The rows of a payment block (receipt-data.ts PaymentLayout): its total line (the usual one, or one naming the tax
+ * before its inclusion), the rounding line and the rounded total where the shop rounds to the coin, the cash and the
+ * change.
+ */
+function paymentRows(
+  data: ReceiptData,
+  payment: NonNullable<ReceiptData["payment"]>,
+  cashCents: number,
+  totalRow: Row,
+  money: (cents: number, mark: CurrencyMark) => string,
+  rng: Rng,
+): Row[] {
+  const adjustment = payment.roundedCents - data.totalCents;
+  const signed = `${adjustment < 0 ? "-" : ""}${money(Math.abs(adjustment), "none")}`;
+  const change = { left: rng.pick(PAYMENT_WORDS.change), right: money(cashCents - payment.roundedCents, "none") };
+  const cash = { left: rng.pick(PAYMENT_WORDS.cash), right: money(cashCents, "none") };
+  switch (payment.style) {
+    case "rounded-total":
+      return [
+        totalRow,
+        { left: rng.pick(PAYMENT_WORDS.rounding), right: signed },
+        { left: rng.pick(PAYMENT_WORDS.rounded), right: money(payment.roundedCents, "none"), bold: true },
+        cash,
+        change,
+      ];
+    case "rounding-under-payment": {
+      const total = rng.chance(0.6) ? { ...totalRow, left: rng.pick(PAYMENT_WORDS.taxFirst) } : totalRow;
+      return [total, cash, { left: rng.pick(PAYMENT_WORDS.rounding), right: signed }, change];
+    }
+    case "pay-station":
+      return [
+        { left: rng.pick(PAYMENT_WORDS.stationTotal), right: money(data.totalCents, "none") },
+        { left: rng.pick(PAYMENT_WORDS.accepted), right: money(cashCents, "none") },
+        change,
+      ];
+  }
 }

@@ -343,3 +343,14 @@ export const RECEIPT_TOTAL_WORDS: Record<string, readonly string[]> = {
   "en-MY": ["TOTAL", "TOTAL (RM)", "NET TOTAL", "TOTAL INCL. SST", "Grand Total"],
   "en-AU": ["TOTAL", "Total", "TOTAL AUD", "Amount Due"],
 };
+
+/** Labels of the payment blocks (PaymentLayout), as Malaysian tills and pay stations print them. */
+export const PAYMENT_WORDS = {
+  rounding: ["Rounding Adj", "Rounding", "ROUNDING ADJUSTMENTS", "Rounding Adjustment"],
+  rounded: ["Total After Adj", "Grand Total", "Total Rounded", "TOTAL"],
+  taxFirst: ["TOTAL (GST INCL)", "Total (VAT incl.)", "TOTAL (TAX INCL)"],
+  cash: ["CASH", "Cash"],
+  change: ["CHANGE", "Change", "CHANGE DUE"],
+  stationTotal: ["Total amount", "Amount due", "Parking fee"],
+  accepted: ["Accepted total", "Amount accepted", "Accepted"],
+};

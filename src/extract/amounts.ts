@@ -198,7 +198,8 @@ const SURE_TOTAL = 0.95;
  * A total that was paid with change but whose own line OCR lost ("TOTAL * UO"): tendered minus change, standing on
  * the tendered line with the words of both. Only when no printed amount has that value, and only when no labelled
  * total was read surely: then the misreading is the payment's ("Cash 10.09", "CHANGE 5.03" under "Total 5.00" read
- * at 1.00), and the arithmetic the two lines give wrongly backed their difference over the printed total.
+ * at 1.00), and the arithmetic the two lines give wrongly backed their difference over the printed total. Nor when
+ * a printed rounding adjustment takes an amount above the payment to it: that amount is the total, read.
  */
 function paidReadings(layout: Layout, all: readonly AmountCandidate[]): AmountCandidate[] {
   const out: AmountCandidate[] = [];
@@ -206,9 +207,22 @@ function paidReadings(layout: Layout, all: readonly AmountCandidate[]): AmountCa
     (c) => c.value > 0 && ocrQuality(c) >= SURE_TOTAL && roleStrength(labelsOf(layout, c), ["total"]) > 0.5,
   );
   if (surelyRead) return out;
+  const adjustments = roundingAdjustments(layout, all);
+  // A printed amount above the payment that the page's rounding adjustment takes to what was paid is the total, and
+  // the payment that total rounded to the coin ("AMOUNT DUE 520.78 / Cash 530.00 / Rounding Adj 0.02 / Change 9.20").
+  const rounds = (p: Payment) =>
+    all.some(
+      (c) =>
+        c.value > 0 &&
+        c.segment.pageNum === p.tendered.segment.pageNum &&
+        c.segment.row < p.tendered.segment.row &&
+        adjustments.some((r) => sameAmount(r, Math.abs(c.value - p.value))),
+    );
   for (const p of paymentsOf(layout, all)) {
     const change = p.change;
-    if (!change || change.value === 0 || [...all, ...out].some((o) => sameAmount(o.value, p.value))) continue;
+    if (!change || change.value === 0 || [...all, ...out].some((o) => sameAmount(o.value, p.value)) || rounds(p)) {
+      continue;
+    }
     out.push({
       ...p.tendered,
       words: [...p.tendered.words, ...change.words],

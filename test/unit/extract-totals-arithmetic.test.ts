@@ -257,6 +257,18 @@ describe("receipt totals rounded without the rounded amount printed", () => {
     assert.equal(got.value, "13.78");
   });
 
+  it("reads no lost total line off a payment that the printed rounding adjustment explains", () => {
+    const got = total([
+      row("SUBTOTAL", "478.33"),
+      row("SALES TAX 8.875%", "42.45"),
+      row("AMOUNT DUE", "$520.78"),
+      row("Cash", "530.00"),
+      row("Rounding Adj", "0.02"),
+      row("CHANGE DUE", "9.20"),
+    ]);
+    assert.equal(got.value, "520.78");
+  });
+
   it("keeps the printed total when the adjustment is no move to a coin", () => {
     assert.equal(total([row("SERVICE CHARGE", "5.83"), row("TOTAL", "64.13"), row("Rounding", "0.01")]).value, "64.13");
   });
