@@ -54,6 +54,8 @@ export interface GenerateOptions {
    * their own (render-invoice.ts `idsColumn`), drawn from a stream of their own.
    */
   idsColumn?: boolean;
+  /** Invoices: a department of the customer over its name (render-invoice.ts `department`), a stream of its own. */
+  department?: boolean;
   /**
    * English receipts: a payment block rounding cash to the coin or a pay station's (receipt-data.ts
    * `withPaymentLayout`), drawn from a stream of its own.
@@ -121,6 +123,7 @@ export async function generateDocument(
       ...(options.breakdown ? { breakdown: true } : {}),
       ...(options.logo ? { logo: new Rng(seed ^ 0x1060) } : {}),
       ...(options.idsColumn ? { idsColumn: true } : {}),
+      ...(options.department ? { department: new Rng(seed ^ 0xde9a47) } : {}),
       ...(options.pageMarkers === undefined ? {} : { pageMarkers: options.pageMarkers }),
     });
     const labels = invoiceLabels(data, table);

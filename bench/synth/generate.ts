@@ -14,6 +14,8 @@
  *     [--rounding-share P]  (share of the English receipts paid in cash with a payment block of receipt-data.ts PaymentLayout:
  *     the total rounded to the coin after a rounding line, a rounding line under the cash line, or a pay station's
  *     "Accepted total"; default 0)
+ *     [--department-share P]  (share of the other invoices printing a department of the customer over its name in its
+ *     block: "Accounts Payable", "Buchhaltung", "Service comptabilité"; default 0)
  * Output: digital/NNNN.pdf + digital/labels.jsonl, scan/NNNN.jpg|pdf + scan/labels.jsonl, in the dev corpora's format
  * plus a "locale" key.
  */
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
       "logo-share": { type: "string", default: "0" },
       "ids-column-share": { type: "string", default: "0" },
       "rounding-share": { type: "string", default: "0" },
+      "department-share": { type: "string", default: "0" },
       concurrency: { type: "string", default: String(availableParallelism()) },
     },
   });
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
   const logoShare = Number(values["logo-share"]);
   const idsColumnShare = Number(values["ids-column-share"]);
   const roundingShare = Number(values["rounding-share"]);
+  const departmentShare = Number(values["department-share"]);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || !(share >= 0 && share <= 1)) {
     throw new Error("--count and --seed must be integers, --invoice-share within 0..1");
   }
@@ -95,6 +99,8 @@ async function main(): Promise<void> {
     const logo = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0x10605).float(0, 1) < logoShare;
     // The customer's VAT id under a heading of its own in its column, for a share of the other invoices.
     const idsColumn = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0x1d5c0).float(0, 1) < idsColumnShare;
+    // A department of the customer over its name in its block, for a share of the other invoices.
+    const department = entry.kind === "invoice" && !saas && new Rng(entry.seed ^ 0xde9a4).float(0, 1) < departmentShare;
     // A payment block rounding cash to the coin, or a pay station's, for a share of the receipts.
     const payment = entry.kind === "receipt" && new Rng(entry.seed ^ 0x20d1).float(0, 1) < roundingShare;
     const doc = await generateDocument(entry.seed, entry.kind, {
@@ -106,6 +112,7 @@ async function main(): Promise<void> {
       ...(logo ? { logo } : {}),
       ...(idsColumn ? { idsColumn } : {}),
       ...(payment ? { payment } : {}),
+      ...(department ? { department } : {}),
     });
     const name = `${String(entry.index + 1).padStart(4, "0")}`;
     await writeFile(join(digitalDir, `${name}.pdf`), doc.pdf);

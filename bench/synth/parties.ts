@@ -5,6 +5,8 @@ import type { Rng } from "./prng.js";
 
 export interface Party {
   name: string;
+  /** A private person, not a company: no departments, no legal form. */
+  person?: boolean;
   /** Printed address lines; the label joins them with ", ". */
   addressLines: string[];
 }
@@ -244,6 +246,7 @@ export function party(rng: Rng, country: Country, person: boolean, withCountry: 
   return {
     name: person ? personName(rng, country) : companyName(rng, country),
     addressLines: address(rng, country, withCountry),
+    ...(person ? { person } : {}),
   };
 }
 

@@ -136,6 +136,8 @@ export async function renderInvoice(
      * (the FNFE invoices' layout): the heading alone says whose it is.
      */
     idsColumn?: boolean;
+    /** A company customer's department over its name in its block ("Accounts Payable"), drawn with this generator. */
+    department?: Rng;
   } = {},
 ): Promise<number> {
   const style = chooseStyle(rng, data);
@@ -249,7 +251,9 @@ export async function renderInvoice(
     sheet.text(lbl(words.billTo), m, cy, { size: s - 0.5, bold: true, grey: 0.2 });
     cy += lh;
   }
-  for (const line of [data.customer.name, ...data.customer.addressLines]) {
+  // A company's department; a person billed has none.
+  const department = options.department && !data.customer.person ? [options.department.pick(words.department)] : [];
+  for (const line of [...department, data.customer.name, ...data.customer.addressLines]) {
     sheet.text(line, cx, cy, { size: s + 0.5 });
     cy += lh;
   }

@@ -19,6 +19,8 @@ export interface InvoiceWords {
   billTo: readonly string[];
   /** A heading over the customer's own identifiers, in a column of their own under its address ("Your details"). */
   yourIds: readonly string[];
+  /** A department of the customer printed over its name in the bill-to block ("Accounts Payable", "Buchhaltung"). */
+  department: readonly string[];
   description: readonly string[];
   quantity: readonly string[];
   unitPrice: readonly string[];
@@ -52,6 +54,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     reference: ["Payment reference", "Reference", "Please quote", "Payment ref."],
     billTo: ["Bill to", "Billed to", "Invoice to", "Customer", "To:"],
     yourIds: ["Your details", "Your identifiers", "Your company details"],
+    department: ["Accounts Payable", "Purchasing Department", "Finance Department", "Accounts Department"],
     description: ["Description", "Item", "Details", "Service"],
     quantity: ["Qty", "Quantity", "Units", "Hours"],
     unitPrice: ["Unit price", "Rate", "Price", "Unit cost"],
@@ -88,6 +91,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     reference: ["Verwendungszweck", "Zahlungsreferenz", "Bitte angeben"],
     billTo: ["Rechnungsempfänger", "Rechnung an", "Kunde", "Empfänger"],
     yourIds: ["Ihre Angaben", "Ihre Daten", "Ihre Kennungen"],
+    department: ["Buchhaltung", "Abteilung Einkauf", "Kreditorenbuchhaltung", "Abt. Rechnungswesen"],
     description: ["Beschreibung", "Artikel", "Bezeichnung", "Leistung"],
     quantity: ["Menge", "Anz.", "Anzahl", "Stunden"],
     unitPrice: ["Einzelpreis", "E-Preis", "Preis", "Stückpreis"],
@@ -124,6 +128,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     reference: ["Référence de paiement", "Référence", "Libellé du virement"],
     billTo: ["Facturé à", "Client", "Destinataire", "Adresse de facturation"],
     yourIds: ["Vos identifiants", "Vos coordonnées", "Vos références"],
+    department: ["Service comptabilité", "Service achats", "Comptabilité fournisseurs", "Direction financière"],
     description: ["Désignation", "Description", "Article", "Prestation"],
     quantity: ["Qté", "Quantité", "Qté."],
     unitPrice: ["Prix unitaire", "P.U. HT", "Prix U.", "PU HT"],
@@ -160,6 +165,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     reference: ["Referencia de pago", "Concepto", "Referencia"],
     billTo: ["Facturar a", "Cliente", "Datos del cliente", "Destinatario"],
     yourIds: ["Sus datos", "Sus datos fiscales", "Sus referencias"],
+    department: ["Departamento de compras", "Contabilidad", "Departamento financiero", "Cuentas a pagar"],
     description: ["Descripción", "Concepto", "Artículo", "Servicio"],
     quantity: ["Cant.", "Cantidad", "Uds."],
     unitPrice: ["Precio unitario", "Precio", "P. unit."],
@@ -196,6 +202,7 @@ export const INVOICE_WORDS: Record<Lang, InvoiceWords> = {
     reference: ["Betalingskenmerk", "Omschrijving", "Kenmerk"],
     billTo: ["Factuur aan", "Klant", "Factuuradres", "Aan"],
     yourIds: ["Uw gegevens", "Uw bedrijfsgegevens", "Uw referenties"],
+    department: ["Afdeling inkoop", "Crediteurenadministratie", "Financiële administratie", "Afdeling boekhouding"],
     description: ["Omschrijving", "Artikel", "Dienst", "Product"],
     quantity: ["Aantal", "Aant.", "Uren"],
     unitPrice: ["Prijs", "Stukprijs", "Tarief", "Prijs per stuk"],

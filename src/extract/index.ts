@@ -126,7 +126,9 @@ function plan(document: Document, options: ExtractOptions) {
   const invoiceDates = once(() => chooseDates(layout, dates(), locale().orderSource, false));
   const receiptDates = once(() => chooseDates(layout, dates(), locale().orderSource, true));
   const documentDates = once(() => (isReceipt() ? receiptDates() : invoiceDates()));
-  const supplierParty = once(() => supplier(layout));
+  const supplierParty = once(() =>
+    supplier(layout, (customerBlock) => supplierTaxId(layout, customerBlock).best?.words ?? []),
+  );
   const customerParty = once(() => {
     const { name, address } = supplierParty();
     return customer(layout, [...(name.best?.words ?? []), ...(address.best?.words ?? [])]);

@@ -1222,6 +1222,9 @@ function blockBelow(page: PageLayout, row: number, x0: number, x1: number, maxLi
 
 /** Attention lines inside an address block ("z. Hd. ...", "Attn: ...") are neither name nor address. */
 const ATTENTION = /^(z\.?\s?hd|attn|attention|c\/o|a l'attention|t\.a\.v|ter attentie)/i;
+/** A department over the party's name ("Accounts Payable", "Purchasing Department", "Abteilung Einkauf", "Buyer dep"). */
+const DEPARTMENT =
+  /^(?:(?:buyer|customer|client)\s+)?(?:dep|dept|department|abteilung|abt)\b|\b(?:dep|dept|department)\.?$|^accounts\s+payable$/i;
 /** Salutations printed before a person's name belong to it as printed ("Herrn Max Mustermann"). */
 const SALUTATION =
   /^(herrn?|frau|firma|mr\.?|mrs\.?|ms\.?|miss|m\.|mme|monsieur|madame|dhr\.?|mevr\.?|sr\.?|sra\.?|don|do[nñ]a)$/i;
@@ -1248,6 +1251,8 @@ function splitBlock(lines: LineSegment[][]): { name: LineSegment[]; address: Lin
     if (!seg) continue;
     const text = seg.text;
     if (ATTENTION.test(text) || isLabelValueLine(line)) continue;
+    // A caption ("Customer name") or a department ("Buyer dep") over the name is neither name nor address.
+    if (name.length === 0 && (isNameCaption(text) || DEPARTMENT.test(text.trim()))) continue;
     if (name.length === 0) {
       // A heading over the block ("Delivery address", "Ship to", "Vertragsnr.:") is a label, not the party's name.
       // "Receipt from ACME Inc." is a title over a name, not a heading (blockDecision drops the title).
@@ -1268,10 +1273,10 @@ function splitBlock(lines: LineSegment[][]): { name: LineSegment[]; address: Lin
     if (nameOpen && address.length === 0 && digitCount(text) === 0 && !isStopLine(line)) {
       const first = name[0]?.text.trim() ?? "";
       if (SALUTATION.test(first) || COMPANY_SUFFIX.test(text)) {
-        // A contact person printed over the company billed ("Emily Smith" over "Albion Consulting Limited"): the
-        // company is the party. A name wrapped before its legal form ("Southern Cross IT" over "Services Pty Ltd")
-        // stays one name.
-        const contact = !SALUTATION.test(first) && name[0] && personShaped(name[0]) && completeCompany(seg);
+        // A contact person or a department printed over the company billed ("Emily Smith", "Accounts Payable" over
+        // "Albion Consulting Limited"): the company, whole on its line, is the party. A name wrapped before its legal
+        // form ("Southern Cross IT" over "Services Pty Ltd") stays one name.
+        const contact = !SALUTATION.test(first) && completeCompany(seg);
         if (contact) name.splice(0, 1, seg);
         else name.push(seg);
         nameOpen = false;
@@ -1301,15 +1306,6 @@ function withoutTitle(name: string, read: boolean): string {
     if (title(words.slice(-k).join(" "))) return words.slice(0, -k).join(" ");
   }
   return name;
-}
-
-/** A person's name as printed in a block: two or three capitalised words, none of them a business word. */
-function personShaped(seg: LineSegment): boolean {
-  return (
-    seg.words.length >= 2 &&
-    seg.words.length <= 3 &&
-    seg.words.every((w, i) => /^\p{Lu}[\p{Ll}'’-]+$/u.test(w.text) && !BUSINESS_WORDS.has(seg.folded[i] ?? ""))
-  );
 }
 
 /** A company name on one line: two or more words of its own before a closing legal form ("Albion Consulting Ltd"). */
@@ -1440,6 +1436,17 @@ function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDeci
   return null;
 }
 
+/**
+ * A caption for a name, printed where a template was not filled in or above the name it introduces ("Company Name",
+ * "Your Business Name", "SELLER TRADE NAME"): no company is called that.
+ */
+const NAME_CAPTION =
+  /^(?:your\s+)?(?:(?:seller|supplier|vendor|buyer|customer|client|contact|company|business|trade|trading|legal|registered|shop|store)\s+){1,3}name$/i;
+
+function isNameCaption(text: string): boolean {
+  return NAME_CAPTION.test(collapseSpaces(text.trim()));
+}
+
 /** Invoice header: the largest non-generic name-like line in the top quarter of the first page. */
 function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Set()): PartyDecision | null {
   const page = layout.pages[0];
@@ -1450,6 +1457,8 @@ function headerParty(layout: Layout, customerWords: ReadonlySet<number> = new Se
       if (seg.box.y0 > 0.3) continue;
       // The bill-to block often comes first on the page: none of its lines is the issuer.
       if (seg.words.some((w) => customerWords.has(w.id))) continue;
+      // Text standing in for a logo ("LOGO", "Your logo here") names nobody: a template's placeholder.
+      if (seg.folded.slice(0, 2).includes("logo") || isNameCaption(seg.text)) continue;
       // Nor is a line item: a row that ends on an amount.
       if (rowSegments(page, r).some((o) => o !== seg && o.box.x0 > seg.box.x1 && /\d[.,]\d{2}\D{0,4}$/.test(o.text)))
         continue;
@@ -2003,7 +2012,55 @@ function letteredBlockParty(
   return null;
 }
 
-export function supplier(layout: Layout): PartyDecision {
+/** Where a word sits: its segment, through the layout's index of places. */
+function segmentOf(layout: Layout, word: Word): LineSegment | undefined {
+  const place = layout.wordPlace.get(word.id);
+  return place ? layout.segments[place.segment] : undefined;
+}
+
+/**
+ * Whether the seller's VAT id (the words supplier.taxId picks) is printed with a party's name: on the name's row or
+ * the two under it (a legal line: "ACME SARL au capital ..." over "... N° TVA : FR..."), or, for a block, under the
+ * name in its column, less than a third of the page lower (the block's identifiers: "SIREN", "N° TVA intra").
+ */
+function printsTaxId(layout: Layout, name: Scored, taxId: readonly Word[], block: boolean): boolean {
+  const at = name.words[0] ? segmentOf(layout, name.words[0]) : undefined;
+  const id = taxId[0] ? segmentOf(layout, taxId[0]) : undefined;
+  if (!at || !id || id.pageNum !== at.pageNum || id.row < at.row) return false;
+  if (!block) return id.row - at.row <= 2;
+  const left = Math.min(...name.words.map((w) => w.box.x0));
+  return id.box.y0 - at.box.y0 < 0.35 && id.box.x0 > left - 0.02 && id.box.x0 < left + 0.4;
+}
+
+/**
+ * The seller's name printed in two places that name different companies (a header block and a legal line): the one
+ * printed with the seller's VAT id is the seller; null when the VAT id settles nothing.
+ */
+function taxIdSettles(
+  layout: Layout,
+  header: Scored,
+  legal: Scored,
+  taxId: readonly Word[],
+): "header" | "legal" | null {
+  // Names opening on the same word are one company read two ways ("Eucalypt Plumbing Py. Lt" by OCR): no contest.
+  const first = (name: Scored) => foldForMatching(name.words[0]?.text ?? "");
+  if (taxId.length === 0 || first(header) === first(legal)) return null;
+  const inHeader = printsTaxId(layout, header, taxId, true);
+  const inLegal = printsTaxId(layout, legal, taxId, false);
+  if (inHeader === inLegal) return null;
+  return inHeader ? "header" : "legal";
+}
+
+/**
+ * The issuer of an invoice: a labelled seller block, the header's display name and its block, the legal line, the
+ * sender line over the address window, the domain of the seller's mailbox. `sellerTaxId` gives the words of the
+ * seller's VAT id (supplier.taxId's pick with the customer's block left out), read only when the header and the
+ * legal line name different companies.
+ */
+export function supplier(
+  layout: Layout,
+  sellerTaxId: (customerWords: readonly Word[]) => readonly Word[] = () => [],
+): PartyDecision {
   const sender = senderLine(layout);
   const customerWords = customerBlockWords(layout, sender);
   const display = headerParty(layout, customerWords);
@@ -2019,7 +2076,11 @@ export function supplier(layout: Layout): PartyDecision {
       header.name.best.score += 0.3;
       if (lostLegalForm(header.name.best, legal.name.best))
         header.name.best = scoredOf(legal.name.best.value, header.name.best.score, legal.name.best.words);
-    } else if (legal.name.best.score > header.name.best.score) printed = legal;
+    } else {
+      const customerBlock = [...customerWords].map((id) => layout.wordsById.get(id)).filter((w) => w !== undefined);
+      const settled = taxIdSettles(layout, header.name.best, legal.name.best, sellerTaxId(customerBlock));
+      if (settled === "legal" || (settled === null && legal.name.best.score > header.name.best.score)) printed = legal;
+    }
   } else if (legal?.name.best) printed = legal;
   const found = better(labelledParty(layout, "supplier"), printed);
   if (found?.name.best) return found;

@@ -46,6 +46,8 @@ function printedPage(rows: readonly PrintedRow[], width: number, source: WordSou
       }
     }
     const own = ids.map((id) => words[id] as Word);
+    // An empty row is space between printed rows: no line.
+    if (own.length === 0) return;
     lines.push({
       wordIds: ids,
       box: {
