@@ -131,3 +131,31 @@ describe("lines over the customer's name that are not its name", () => {
     assert.equal(got.get("customer.name"), "Groupe Dupont SAS");
   });
 });
+
+describe("an Australian address under a person's name", () => {
+  it("reads 'Adelaide SA 5000' as a town, state and postcode, not a company", () => {
+    const got = invoice(
+      [
+        [["Noah Martin", 40]],
+        [["161 Bourke St", 40]],
+        [
+          ["Adelaide SA 5000", 40],
+          ["Tax Invoice", 480],
+        ],
+        [
+          ["To:", 40],
+          ["Invoice no: 920177", 420],
+        ],
+        [
+          ["Banksia Electrical Pty Ltd", 40],
+          ["Invoice Date: 03-07-2021", 420],
+        ],
+        [["208 Collins St", 40]],
+        [["Perth WA 6000", 40]],
+      ],
+      [[["Noah Martin", 40]], [["161 Bourke St", 40]], [["Adelaide SA 5000", 40]]],
+    );
+    assert.equal(got.get("supplier.name"), "Noah Martin");
+    assert.equal(got.get("customer.name"), "Banksia Electrical Pty Ltd");
+  });
+});
