@@ -138,6 +138,11 @@ const BUSINESS_WORDS = new Set(
 /** A postcode right after a legal form's word makes it a state's code in an address ("Adelaide SA 5000"). */
 const POSTCODE_AFTER_FORM = /^\d{4}$/;
 
+/** Whether the word after a legal form ending at `end` is a postcode: the "form" is then a state's code. */
+function postcodeAfterForm(seg: LineSegment, end: number): boolean {
+  return POSTCODE_AFTER_FORM.test(seg.words[end]?.text ?? "");
+}
+
 const COMPANY_SUFFIX = {
   test(text: string): boolean {
     const words = text
@@ -1588,7 +1593,7 @@ function senderCut(seg: LineSegment): number {
   const form = seg.folded.findIndex((w, i) => i > 0 && LEGAL_FORM_WORDS.has(w));
   if (form < 0 || letterCount(seg.folded.slice(0, form).join("")) < 3) return -1;
   const end = legalFormEnd(seg, form);
-  return end < seg.words.length && !POSTCODE_AFTER_FORM.test(seg.words[end]?.text ?? "") ? end : -1;
+  return end < seg.words.length && !postcodeAfterForm(seg, end) ? end : -1;
 }
 
 function findSenderLine(layout: Layout): SenderLine | null {
@@ -1768,7 +1773,7 @@ function legalLineParty(layout: Layout, customerWords: ReadonlySet<number>): Par
           if (!word || !LEGAL_FORM_WORDS.has(folded)) continue;
           // "Pty Ltd", "Sdn Bhd", "GmbH & Co. KG": the legal form may be several words.
           const end = legalFormEnd(seg, i);
-          if (POSTCODE_AFTER_FORM.test(seg.words[end]?.text ?? "")) break;
+          if (postcodeAfterForm(seg, end)) break;
           // "ACME Medien UG" over "(haftungsbeschränkt)", "ACME GmbH &" over "Co. KG" in a narrow footer column:
           // the form continues below.
           const joined = end === seg.words.length - 1 && LEGAL_JOIN.has(seg.words[end]?.text ?? "");
