@@ -620,11 +620,18 @@ const LABEL_RUN = 6;
 /** Segments of one line lie within this many line heights of each other, deskewed (two lines of one row, 0.4-1.5). */
 const LEVEL_TOLERANCE = 0.25;
 
+const middleOf = (s: LineSegment): number => (s.box.y0 + s.box.y1) / 2;
+
 /** How far a segment's middle lies from another's, deskewed, in heights of the lower one. */
 function levelOffset(a: LineSegment, b: LineSegment): number {
-  const middle = (s: LineSegment): number => (s.box.y0 + s.box.y1) / 2;
-  return Math.abs(middle(a) - middle(b)) / Math.max(Math.min(a.height, b.height), 1e-6);
+  return Math.abs(middleOf(a) - middleOf(b)) / Math.max(Math.min(a.height, b.height), 1e-6);
 }
+
+/**
+ * A figure in the row under a totals grid's figures whose middle lies within this many of its heights of theirs
+ * (between the highest and the lowest) is level with them: a row of a table under them lies a line height lower.
+ */
+const SKEWED_FIGURE = 0.5;
 
 /**
  * The label phrase ending right before `number` in its row (letters only, back to the nearest figure), as read or,
@@ -685,8 +692,14 @@ function totalsGrid(page: Layout["pages"][number], row: number): boolean {
     // A single figure under it with its own label on the left is a line of its own, no table's row: a scan's skew
     // puts "Montant déjà payé :" and its "10,00" (two rows born-digital) in one row right under the values
     // (einvoices-dev scanned, seed 16: F1 0.733 -> 0.771; born-digital unchanged).
+    // A figure level with the row's labelled ones is one of them that a scan's skew put in the next row ("8,00"
+    // between "100,00" and "108,00", their line slanting), no row of a table under them.
+    const levels = labelled.map((n) => middleOf(n.segment));
+    const level = (w: PlacedWord): boolean =>
+      middleOf(w.segment) >= Math.min(...levels) - SKEWED_FIGURE * w.segment.height &&
+      middleOf(w.segment) <= Math.max(...levels) + SKEWED_FIGURE * w.segment.height;
     const under = rowWords(page, row + 1).filter(
-      (w) => w.x1 > x0 && w.x0 < x1 && NUMERIC.test(w.text) && !printed.has(w.text) && !doubtedMark(w),
+      (w) => w.x1 > x0 && w.x0 < x1 && NUMERIC.test(w.text) && !printed.has(w.text) && !doubtedMark(w) && !level(w),
     );
     grid =
       !close || under.length === 0 || (under.length === 1 && !!under[0] && rowLabel(page, row + 1, under[0]) !== null);

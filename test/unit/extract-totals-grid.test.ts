@@ -183,6 +183,36 @@ describe("totals printed as labels over values", () => {
     assert.equal(got.get("invoice.total"), "120.00");
   });
 
+  it("reads a scan's grid values when a skew put the middle one in the next line, with a note, not under the others", () => {
+    const rows: ReadonlyArray<ReadonlyArray<[string, number]>> = [
+      ...HEADER,
+      ...GRID_TOTALS.slice(0, 4),
+      [
+        ["Merci", 20],
+        ["100,00", 440],
+        ["120,00", 640],
+      ],
+      [
+        ["20,00", 548],
+        ["Les règlements reçus avant échéance", 20],
+      ],
+    ];
+    const document = scannedDocument(rows, 800);
+    const page = document.pages[0];
+    assert.ok(page);
+    // The values' line slants down to the left; the tax, read into the note's line, lies level with its neighbours.
+    const lowered: Record<string, number> = { "100,00": 5, "120,00": 1, "20,00": -11 };
+    for (const word of page.words) {
+      const dy = lowered[word.text] ?? 0;
+      word.box.y0 += dy / page.height;
+      word.box.y1 += dy / page.height;
+    }
+    const got = invoiceFields(document);
+    assert.equal(got.get("invoice.subtotal"), "100.00");
+    assert.equal(got.get("invoice.tax"), "20.00");
+    assert.equal(got.get("invoice.total"), "120.00");
+  });
+
   it('reads a value under the word joining a tax label to its rate ("TVA à 20 %") as the tax', () => {
     const rows: ReadonlyArray<ReadonlyArray<[string, number]>> = [
       ...HEADER,
