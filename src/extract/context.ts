@@ -86,7 +86,8 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
   for (let i = span.start - 1; i >= 0; i--) push(span.segment, i, 0);
   const page = layout.pages.find((p) => p.pageNum === span.segment.pageNum);
   const row = page?.rows[span.segment.row] ?? [];
-  const left = row.filter((s) => s.box.x1 <= span.segment.box.x0 + 1e-6).sort((a, b) => b.box.x1 - a.box.x1);
+  const inRow = row.filter((s) => s.box.x1 <= span.segment.box.x0 + 1e-6);
+  const left = (inRow.length > 0 ? inRow : levelLeftOf(page, span.segment)).sort((a, b) => b.box.x1 - a.box.x1);
   left.forEach((seg, g) => {
     const tail = page ? wrappedLabel(page, seg)?.rest : undefined;
     if (tail) for (let i = tail.folded.length - 1; i >= 0; i--) push(tail, i, g + 1);
@@ -99,6 +100,21 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
   // "Bate: 2203/2018": a date that lost a separator is still a date beside a four-letter word one letter off "Date".
   const date = DATE_LIKE.test(value) || lostSeparator(value);
   return words.map((w, k) => ({ ...w, beforeDate: date && k < 2 }));
+}
+
+/**
+ * The segments left of `seg` on its printed line that rows put in the row above: a row is formed around its highest
+ * segment, and where a column beside prints its lines at another pitch ("+33 4 72 07 08 56" a little above "Date
+ * d'échéance"), the label joins that row and its value, level with the label, starts the next. Those of the row
+ * above that lie level with `seg` (sharing over half the shorter one's height). Looking in the row below as well
+ * moved receipt totals on receipts-dev and receipts-train (a wrong answer more, a wrong answer fewer) and was left.
+ */
+function levelLeftOf(page: Layout["pages"][number] | undefined, seg: LineSegment): LineSegment[] {
+  return (page?.rows[seg.row - 1] ?? []).filter((s) => {
+    const overlap = Math.min(s.box.y1, seg.box.y1) - Math.max(s.box.y0, seg.box.y0);
+    const shorter = Math.min(s.box.y1 - s.box.y0, seg.box.y1 - seg.box.y0);
+    return s.box.x1 <= seg.box.x0 + 1e-6 && overlap > 0.5 * shorter;
+  });
 }
 
 /**
