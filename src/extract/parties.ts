@@ -1992,6 +1992,21 @@ function logoLettering(display: PartyDecision | null): boolean {
 }
 
 /**
+ * A display name read by OCR over another name that the seller's mailbox block prints with the same address ("HOTEL
+ * PARIS", a logo's lettering, over "Société Hôtelière du Pacano", "2, rue de la Paix", ..., "info@hotel-du-pacano.fr"):
+ * the display's reading took the block's address under the lettering, and the block's own name line between them is
+ * the seller's name.
+ */
+function letteringOverBlock(display: PartyDecision | null, block: PartyDecision | null): boolean {
+  const lettering = display?.name.best;
+  const name = block?.name.best;
+  const address = new Set(display?.address.best?.words.map((w) => w.id) ?? []);
+  if (!lettering || !name || !block?.address.best?.words.some((w) => address.has(w.id))) return false;
+  const below = Math.max(...lettering.words.map((w) => w.box.y1));
+  return name.words.every((w) => !lettering.words.includes(w) && w.box.y0 >= below);
+}
+
+/**
  * The header block a logo's lettering names: OCR read a logo ("cronus" over the seller's "CRONUS DE" and its address,
  * the picture a born-digital page has no text for) as the display name, and another block of the page's top third
  * opens on the same word or words and has an address under it. Null when no such block is outside the customer's
@@ -2079,9 +2094,11 @@ export function supplier(
   const display = headerParty(layout, customerWords);
   const read = display?.name.best?.words.some((w) => w.source === "ocr") ? display.name.best : null;
   const lettered = read ? letteredBlockParty(layout, read, customerWords) : null;
-  const header = logoLettering(display)
-    ? (mailboxBlockParty(layout, customerWords) ?? lettered ?? display)
-    : (lettered ?? display);
+  const mailbox = read ? mailboxBlockParty(layout, customerWords) : null;
+  const header =
+    logoLettering(display) || letteringOverBlock(display, mailbox)
+      ? (mailbox ?? lettered ?? display)
+      : (lettered ?? display);
   const legal = legalLineParty(layout, customerWords) ?? senderParty(sender) ?? domainNamedParty(layout, customerWords);
   let printed = header;
   if (header?.name.best && legal?.name.best) {

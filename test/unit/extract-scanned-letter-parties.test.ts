@@ -414,6 +414,43 @@ describe("parties of scanned invoices", () => {
     assert.equal(got.get("customer.name"), "Brightwater Industries");
   });
 
+  it("names the supplier from its mailbox block when a logo's lettering, close above it, took the block's address", () => {
+    // The lettering's reading runs on into the block under it and keeps its address, passing over the block's name
+    // (the words and boxes of a scan this came from).
+    const got = invoiceFields(
+      scan([
+        [
+          ["HOTEL", 182, 295, 34, 0.93],
+          ["Ke", 338, 299, 13, 0.53],
+          ["PARIS", 407, 301, 33, 0.97],
+        ],
+        [
+          ["***", 328, 282, 69, 0.92],
+          ["20/09/2023", 1452, 355, 31, 0.97],
+        ],
+        [
+          ["nº", 1428, 395, 21, 0.49],
+          ["2023-6013", 1464, 397, 25, 0.97],
+        ],
+        line("Société Hôtelière du Pacano", 173, 476),
+        line("2, rue de la Paix", 173, 518),
+        line("75000 Paris", 172, 557),
+        line("France", 171, 596),
+        line("+33 1 01 12 34 56", 169, 638),
+        line("info@hotel-du-pacano.fr", 168, 676),
+        line("Securibox SARL", 1150, 745),
+        line("27, Rue de Bassano", 1150, 785),
+        line("75008 Paris", 1150, 825),
+        line("France", 1150, 865),
+        line("Montant Total HT 1.245,30 €", 1000, 1400),
+        line("Total TVA 123,54 €", 1000, 1440),
+        line("Montant Total TTC 1.368,84 €", 1000, 1480),
+      ]),
+    );
+    assert.equal(got.get("supplier.name"), "Société Hôtelière du Pacano");
+    assert.equal(got.get("supplier.address"), "2, rue de la Paix, 75000 Paris, France");
+  });
+
   it("takes the block a logo's lettering names when the block's lines were taken for the lettering's address", () => {
     // The same logo close above the seller's block: the lines under the lettering read as its address.
     const got = invoiceFields(
