@@ -130,8 +130,8 @@ function plan(document: Document, options: ExtractOptions) {
     supplier(layout, (customerBlock) => supplierTaxId(layout, customerBlock).best?.words ?? []),
   );
   const customerParty = once(() => {
-    const { name, address } = supplierParty();
-    return customer(layout, [...(name.best?.words ?? []), ...(address.best?.words ?? [])]);
+    const { name, address, lettering } = supplierParty();
+    return customer(layout, [...(name.best?.words ?? []), ...(address.best?.words ?? []), ...(lettering ?? [])]);
   });
   const merchantParty = once(() => {
     const lexicon = headerRepairFor(language());

@@ -353,6 +353,8 @@ function joinAddress(lines: readonly string[]): string {
 export interface PartyDecision {
   name: FieldDecision;
   address: FieldDecision;
+  /** A logo's lettering OCR read over the party's block and passed over as its name: no other party's either. */
+  lettering?: readonly Word[];
 }
 
 function scoredOf(value: string, score: number, words: Word[]): Scored {
@@ -2095,10 +2097,9 @@ export function supplier(
   const read = display?.name.best?.words.some((w) => w.source === "ocr") ? display.name.best : null;
   const lettered = read ? letteredBlockParty(layout, read, customerWords) : null;
   const mailbox = read ? mailboxBlockParty(layout, customerWords) : null;
-  const header =
-    logoLettering(display) || letteringOverBlock(display, mailbox)
-      ? (mailbox ?? lettered ?? display)
-      : (lettered ?? display);
+  const letteringOnly = logoLettering(display) || letteringOverBlock(display, mailbox);
+  const header = letteringOnly ? (mailbox ?? lettered ?? display) : (lettered ?? display);
+  if (read && header && header !== display) header.lettering = read.words;
   const legal = legalLineParty(layout, customerWords) ?? senderParty(sender) ?? domainNamedParty(layout, customerWords);
   let printed = header;
   if (header?.name.best && legal?.name.best) {

@@ -449,6 +449,8 @@ describe("parties of scanned invoices", () => {
     );
     assert.equal(got.get("supplier.name"), "Société Hôtelière du Pacano");
     assert.equal(got.get("supplier.address"), "2, rue de la Paix, 75000 Paris, France");
+    // The lettering passed over is nobody's: the customer is the block on the right.
+    assert.equal(got.get("customer.name"), "Securibox SARL");
   });
 
   it("takes the block a logo's lettering names when the block's lines were taken for the lettering's address", () => {
