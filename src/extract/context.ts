@@ -734,16 +734,21 @@ const ARITHMETIC_ROWS = new WeakMap<readonly LineSegment[], ReadonlyMap<PlacedWo
 /**
  * A totals grid whose labels OCR lost or garbled past reading: a row of exactly three figures, none labelled, the
  * first and second adding up to the third, and that third printed again on the page under a total or amount-due
- * label ("NET A PAYER 104,90 EUR" under "100,00  4,90  104,90"). The figures are the net amount, the tax and the
- * gross amount, in that order. Two of einvoices-dev's 15 scans (issue #16, seed 16) lost their grid's labels so, and
- * took a line item's "(Net): 7,00" for the subtotal: scanned F1 0.776 -> 0.798, born-digital unchanged.
+ * label ("NET A PAYER 104,90 EUR" under "100,00  4,90  104,90"), or made of an amount due and a payment the page
+ * prints under their labels ("Acompte : 10,00", "NET A PAYER 100,00" under "100,00  10,00  110,00"). The figures
+ * are the net amount, the tax and the gross amount, in that order. A note's figure at the row's left ("paiement :
+ * 40 €" beside the grid) is no cell: the row's three figures are then those standing alone. Two of einvoices-dev's
+ * 15 scans (issue #16, seed 16) lost their grid's labels so, and took a line item's "(Net): 7,00" for the subtotal:
+ * scanned F1 0.776 -> 0.798, born-digital unchanged.
  */
 function arithmeticRow(page: Layout["pages"][number], row: number): ReadonlyMap<PlacedWord, LabelRole> {
   const segments = page.rows[row] ?? [];
   const known = ARITHMETIC_ROWS.get(segments);
   if (known) return known;
   const roles = new Map<PlacedWord, LabelRole>();
-  const numbers = rowWords(page, row).filter((w) => NUMERIC.test(w.text));
+  const figures = rowWords(page, row).filter((w) => NUMERIC.test(w.text));
+  const alone = figures.filter((w) => w.segment.words.length === 1);
+  const numbers = figures.length === 3 ? figures : alone;
   const [net, tax, gross] = numbers;
   if (
     numbers.length === 3 &&
@@ -752,21 +757,31 @@ function arithmeticRow(page: Layout["pages"][number], row: number): ReadonlyMap<
     gross &&
     addsUp(gross.text, [net.text, tax.text]) &&
     numbers.every((n) => rowLabel(page, row, n) === null) &&
-    page.rows.some((_, r) =>
-      rowWords(page, r).some(
-        (w) =>
-          w !== gross &&
-          r !== row &&
-          NUMERIC.test(w.text) &&
-          addsUp(w.text, [gross.text]) &&
-          rowLabel(page, r, w)?.some((e) => e.role === "total" || e.role === "amountDue"),
-      ),
-    )
+    (printedAs(page, row, (w) => w !== gross && addsUp(w.text, [gross.text]), ["total", "amountDue"]).length > 0 ||
+      printedAs(page, row, () => true, ["amountDue"]).some(
+        (due) => printedAs(page, row, (paid) => addsUp(gross.text, [due.text, paid.text]), ["paid"]).length > 0,
+      ))
   ) {
     for (const [i, n] of numbers.entries()) roles.set(n, NET_TAX_GROSS[i] ?? "total");
   }
   ARITHMETIC_ROWS.set(segments, roles);
   return roles;
+}
+
+/** The figures of the page's rows other than `row` that `accept` takes, each labelled at its left as one of `roles`. */
+function printedAs(
+  page: Layout["pages"][number],
+  row: number,
+  accept: (word: PlacedWord) => boolean,
+  roles: readonly LabelRole[],
+): PlacedWord[] {
+  return page.rows.flatMap((_, r) =>
+    r === row
+      ? []
+      : rowWords(page, r).filter(
+          (w) => NUMERIC.test(w.text) && accept(w) && rowLabel(page, r, w)?.some((e) => roles.includes(e.role)),
+        ),
+  );
 }
 
 function aboveLabel(layout: Layout, span: Span): LabelHit | null {

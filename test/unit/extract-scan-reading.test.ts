@@ -177,6 +177,42 @@ describe("a totals grid whose labels OCR lost", () => {
     assert.equal(got.get("invoice.tax"), "8.00");
     assert.equal(got.get("invoice.total"), "108.00");
   });
+
+  it("reads them beside a note's figure, the gross being the amount due and the payment printed below", () => {
+    const got = invoiceFields(
+      scannedDocument(
+        [
+          ...HEADER,
+          ...GRID_THEN_PAID.slice(0, 3),
+          [
+            ["See", 440],
+            ["Sree", 540],
+            ["aerate", 640],
+          ],
+          [
+            ["paiement : 40 €", 20],
+            ["100,00", 440],
+            ["10,00", 556],
+            ["110,00", 640],
+          ],
+          [["CONDITIONS DE PAIEMENT : 30 JOURS", 20]],
+          [
+            ["Acompte :", 480],
+            ["10,00", 648],
+          ],
+          [
+            ["NET A PAYER", 480],
+            ["100,00", 640],
+            ["EUR", 700],
+          ],
+        ],
+        800,
+      ),
+    );
+    assert.equal(got.get("invoice.subtotal"), "100.00");
+    assert.equal(got.get("invoice.tax"), "10.00");
+    assert.equal(got.get("invoice.total"), "110.00");
+  });
 });
 
 /**
