@@ -768,6 +768,22 @@ function arithmeticRow(page: Layout["pages"][number], row: number): ReadonlyMap<
   return roles;
 }
 
+/**
+ * Whether `value`, a figure of the totals grid's row `row` that OCR left no label over (the gross's label garbled past
+ * reading: "TOTAL TTC" read "goes"), is what the row's figures labelled net and tax add up to: the gross.
+ */
+function grossOfGrid(page: Layout["pages"][number], row: number, value: string, height: number): boolean {
+  const top = rowTop(page, row);
+  const labelled = (role: LabelRole) =>
+    rowWords(page, row).filter(
+      (w) =>
+        w.text !== value &&
+        NUMERIC.test(w.text) &&
+        labelOver(page, row, w.x0, w.x1, top, height)?.entries.some((e) => e.role === role),
+    );
+  return labelled("subtotal").some((net) => labelled("tax").some((tax) => addsUp(value, [net.text, tax.text])));
+}
+
 /** The figures of the page's rows other than `row` that `accept` takes, each labelled at its left as one of `roles`. */
 function printedAs(
   page: Layout["pages"][number],
@@ -803,6 +819,11 @@ function aboveLabel(layout: Layout, span: Span): LabelHit | null {
         : [x0, x1];
     const over = labelOver(page, span.segment.row, n0, n1, span.segment.box.y0, height);
     if (over) return { roles: over.entries, decay: 0.75, direction: "above", distance: over.up, gaps: 0, grid: true };
+    const value = digits.length === 1 ? digits[0]?.text : undefined;
+    if (value !== undefined && grossOfGrid(page, span.segment.row, value, height)) {
+      const roles = [{ role: "total" as const, weight: 1, words: 1 }];
+      return { roles, decay: ARITHMETIC_DECAY, direction: "above", distance: 0, gaps: 0, grid: true };
+    }
   } else {
     const digits = span.segment.words.slice(span.start, span.end).filter((w) => /\d/.test(w.text));
     for (const [w, role] of arithmeticRow(page, span.segment.row)) {

@@ -213,6 +213,23 @@ describe("totals printed as labels over values", () => {
     assert.equal(got.get("invoice.total"), "120.00");
   });
 
+  it("reads a scan's grid value whose label OCR garbled as the gross when the net and tax labelled beside add up to it", () => {
+    const rows: ReadonlyArray<ReadonlyArray<[string, number]>> = [
+      ...HEADER,
+      ...GRID_TOTALS.slice(0, 3),
+      [
+        ["TOTAL HT", 440],
+        ["TOTAL TVA", 540],
+        ["goes", 640],
+      ],
+      ...GRID_TOTALS.slice(4),
+    ];
+    const got = invoiceFields(scannedDocument(rows, 800));
+    assert.equal(got.get("invoice.subtotal"), "100.00");
+    assert.equal(got.get("invoice.tax"), "20.00");
+    assert.equal(got.get("invoice.total"), "120.00");
+  });
+
   it('reads a value under the word joining a tax label to its rate ("TVA à 20 %") as the tax', () => {
     const rows: ReadonlyArray<ReadonlyArray<[string, number]>> = [
       ...HEADER,
