@@ -757,10 +757,8 @@ function arithmeticRow(page: Layout["pages"][number], row: number): ReadonlyMap<
     gross &&
     addsUp(gross.text, [net.text, tax.text]) &&
     numbers.every((n) => rowLabel(page, row, n) === null) &&
-    (printedAs(page, row, (w) => w !== gross && addsUp(w.text, [gross.text]), ["total", "amountDue"]).length > 0 ||
-      printedAs(page, row, () => true, ["amountDue"]).some(
-        (due) => printedAs(page, row, (paid) => addsUp(gross.text, [due.text, paid.text]), ["paid"]).length > 0,
-      ))
+    (printedAs(page, row, ["total", "amountDue"]).some((w) => w !== gross && addsUp(w.text, [gross.text])) ||
+      dueAndPaid(page, row).some(([due, paid]) => addsUp(gross.text, [due.text, paid.text])))
   ) {
     for (const [i, n] of numbers.entries()) roles.set(n, NET_TAX_GROSS[i] ?? "total");
   }
@@ -774,30 +772,28 @@ function arithmeticRow(page: Layout["pages"][number], row: number): ReadonlyMap<
  */
 function grossOfGrid(page: Layout["pages"][number], row: number, value: string, height: number): boolean {
   const top = rowTop(page, row);
-  const labelled = (role: LabelRole) =>
-    rowWords(page, row).filter(
-      (w) =>
-        w.text !== value &&
-        NUMERIC.test(w.text) &&
-        labelOver(page, row, w.x0, w.x1, top, height)?.entries.some((e) => e.role === role),
-    );
-  return labelled("subtotal").some((net) => labelled("tax").some((tax) => addsUp(value, [net.text, tax.text])));
+  const labelled = rowWords(page, row)
+    .filter((w) => w.text !== value && NUMERIC.test(w.text))
+    .map((w) => ({ text: w.text, roles: labelOver(page, row, w.x0, w.x1, top, height)?.entries ?? [] }));
+  const as = (role: LabelRole) => labelled.filter((w) => w.roles.some((e) => e.role === role));
+  return as("subtotal").some((net) => as("tax").some((tax) => addsUp(value, [net.text, tax.text])));
 }
 
-/** The figures of the page's rows other than `row` that `accept` takes, each labelled at its left as one of `roles`. */
-function printedAs(
-  page: Layout["pages"][number],
-  row: number,
-  accept: (word: PlacedWord) => boolean,
-  roles: readonly LabelRole[],
-): PlacedWord[] {
+/** The figures of the page's rows other than `row`, each labelled at its left as one of `roles`. */
+function printedAs(page: Layout["pages"][number], row: number, roles: readonly LabelRole[]): PlacedWord[] {
   return page.rows.flatMap((_, r) =>
     r === row
       ? []
       : rowWords(page, r).filter(
-          (w) => NUMERIC.test(w.text) && accept(w) && rowLabel(page, r, w)?.some((e) => roles.includes(e.role)),
+          (w) => NUMERIC.test(w.text) && rowLabel(page, r, w)?.some((e) => roles.includes(e.role)),
         ),
   );
+}
+
+/** Every pair of a figure labelled as an amount due and one labelled as paid, outside `row`. */
+function dueAndPaid(page: Layout["pages"][number], row: number): Array<[PlacedWord, PlacedWord]> {
+  const paid = printedAs(page, row, ["paid"]);
+  return printedAs(page, row, ["amountDue"]).flatMap((due) => paid.map((p): [PlacedWord, PlacedWord] => [due, p]));
 }
 
 function aboveLabel(layout: Layout, span: Span): LabelHit | null {

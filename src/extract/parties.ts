@@ -2097,9 +2097,12 @@ export function supplier(
   const read = display?.name.best?.words.some((w) => w.source === "ocr") ? display.name.best : null;
   const lettered = read ? letteredBlockParty(layout, read, customerWords) : null;
   const mailbox = read ? mailboxBlockParty(layout, customerWords) : null;
-  const letteringOnly = logoLettering(display) || letteringOverBlock(display, mailbox);
-  const header = letteringOnly ? (mailbox ?? lettered ?? display) : (lettered ?? display);
-  if (read && header && header !== display) header.lettering = read.words;
+  const chosen =
+    logoLettering(display) || letteringOverBlock(display, mailbox)
+      ? (mailbox ?? lettered ?? display)
+      : (lettered ?? display);
+  // The lettering a block was chosen over is kept with it: no window of the customer's either.
+  const header = read && chosen && chosen !== display ? { ...chosen, lettering: read.words } : chosen;
   const legal = legalLineParty(layout, customerWords) ?? senderParty(sender) ?? domainNamedParty(layout, customerWords);
   let printed = header;
   if (header?.name.best && legal?.name.best) {
