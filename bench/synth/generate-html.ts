@@ -1,6 +1,8 @@
 /**
  * CLI: writes a seeded corpus of the HTML invoices of render-html.ts, printed to PDF by Debian's Chromium.
- *   npm run bench:synth-html -- --out bench/out/synth-html --count 60 --seed 21 [--scans]
+ *   npm run bench:synth-html -- --out bench/out/synth-html --count 60 --seed 21 [--scans] [--layout NAME]
+ * --layout draws every document in one family of render-html.ts (hosted, cloud, letter, tax-invoice, receipt, template);
+ * without it each seed draws its family ("template" only ever comes from --layout).
  * Output: digital/NNNN.pdf + digital/labels.jsonl (and with --scans, scan/NNNN.jpg|pdf + scan/labels.jsonl made by
  * scan.ts), in the dev corpora's format plus "locale", "pages" and "layout". The HTML is a pure function of the seed;
  * the PDF bytes depend on the Chromium version (its text layer is what is being tested), not on the clock.
@@ -10,7 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { corpusPlan } from "./corpus.js";
-import { htmlInvoice } from "./render-html.js";
+import { HTML_LAYOUTS, type HtmlLayout, htmlInvoice } from "./render-html.js";
 import { degradeToScan } from "./scan.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -22,12 +24,17 @@ async function main(): Promise<void> {
       count: { type: "string", default: "60" },
       seed: { type: "string", default: "21" },
       scans: { type: "boolean", default: false },
+      layout: { type: "string" },
     },
   });
   const count = Number(values.count);
   const seed = Number(values.seed);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
     throw new Error("--count and --seed must be integers");
+  }
+  const only = values.layout as HtmlLayout | undefined;
+  if (only !== undefined && !HTML_LAYOUTS.includes(only)) {
+    throw new Error(`--layout must be one of ${HTML_LAYOUTS.join(", ")}`);
   }
   const digitalDir = join(values.out, "digital");
   await mkdir(digitalDir, { recursive: true });
@@ -40,7 +47,7 @@ async function main(): Promise<void> {
   try {
     const page = await browser.newPage();
     for (const entry of corpusPlan(seed, count, 1)) {
-      const doc = htmlInvoice(entry.seed);
+      const doc = htmlInvoice(entry.seed, only);
       await page.setContent(doc.html, { waitUntil: "load" });
       const pdf = await page.pdf({ format: doc.paper, printBackground: true, margin: { bottom: "12mm" } });
       const name = String(entry.index + 1).padStart(4, "0");

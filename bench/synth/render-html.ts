@@ -14,6 +14,11 @@
  * - "tax-invoice": "Tax invoice", "Invoice from" with the seller's registration number, "Billed to", amounts excluding
  *   and including tax, a paid invoice printing "Amount due 0.00".
  * - "receipt": a card: "Receipt from ...", amount paid, date paid, payment method, a short summary, a contact line.
+ * - "template": an office suite's invoice template filled in (only with `--layout template`, so the other families'
+ *   seeds keep their documents): the seller's letterhead left, a pale "INVOICE" right over a grid of facts (date,
+ *   invoice #, customer ID, due date), "Bill to" and "Ship to" side by side, a strip of terms under their titles
+ *   (salesperson, P.O., ship via, payment terms, due date), a ruled table with blank rows left empty, totals with a
+ *   tax rate row, shipping and "Other", "Make all checks payable to ...", a contact sentence and a thank-you line.
  * Every fact is printed from the facts drawn here, so the labels follow from them; a value not printed is not
  * labelled (a seller shown only as a drawn logo and an e-mail domain has no `supplier.name` label: none is right).
  */
@@ -34,7 +39,8 @@ import { type LocaleProfile, localeProfile } from "./locales.js";
 import { domainStem, party, personName } from "./parties.js";
 import { Rng } from "./prng.js";
 
-export type HtmlLayout = "hosted" | "cloud" | "letter" | "tax-invoice" | "receipt";
+export const HTML_LAYOUTS = ["hosted", "cloud", "letter", "tax-invoice", "receipt", "template"] as const;
+export type HtmlLayout = (typeof HTML_LAYOUTS)[number];
 
 export interface HtmlInvoice {
   html: string;
@@ -760,12 +766,219 @@ function receipt(f: Facts): { body: string; labels: Record<string, string> } {
   return { body: page("body{padding:40px 120px}", body), labels };
 }
 
+const TEMPLATE_WORDS = {
+  en: {
+    date: "DATE",
+    number: ["INVOICE #", "INVOICE NO."],
+    customerId: "CUSTOMER ID",
+    due: "DUE DATE",
+    billTo: "BILL TO",
+    shipTo: "SHIP TO",
+    phone: "Phone",
+    salesperson: "SALESPERSON",
+    po: "P.O. #",
+    shipVia: "SHIP VIA",
+    terms: "PAYMENT TERMS",
+    termsValue: (days: number) => (days === 0 ? "Due on receipt" : `Net ${days}`),
+    carriers: ["UPS Ground", "FedEx", "USPS Priority", "Courier", "Pickup"],
+    item: "ITEM #",
+    description: "DESCRIPTION",
+    qty: "QTY",
+    unit: "UNIT PRICE",
+    amount: ["AMOUNT", "LINE TOTAL", "TOTAL"],
+    subtotal: ["SUBTOTAL", "Subtotal"],
+    taxRate: "TAX RATE",
+    tax: ["TAX", "SALES TAX", "Sales Tax"],
+    shipping: ["SHIPPING", "S & H", "Shipping & Handling"],
+    other: "OTHER",
+    total: ["TOTAL", "Total"],
+    balance: "BALANCE DUE",
+    comments: "Other Comments",
+    commentLines: ["1. Total payment due in 30 days", "2. Please include the invoice number on your check"],
+    payable: (name: string) => `Make all checks payable to ${name}`,
+    contact: (who: string) => `If you have any questions about this invoice, please contact ${who}`,
+    thanks: "Thank you for your business!",
+  },
+  de: {
+    date: "DATUM",
+    number: ["RECHNUNG NR.", "RECHNUNGSNR."],
+    customerId: "KUNDENNR.",
+    due: "FÄLLIG AM",
+    billTo: "RECHNUNG AN",
+    shipTo: "LIEFERN AN",
+    phone: "Telefon",
+    salesperson: "BEARBEITER",
+    po: "BESTELLNR.",
+    shipVia: "VERSANDART",
+    terms: "ZAHLUNGSBEDINGUNGEN",
+    termsValue: (days: number) => (days === 0 ? "Sofort fällig" : `${days} Tage netto`),
+    carriers: ["DHL Paket", "Hermes", "Spedition", "Abholung"],
+    item: "ART.-NR.",
+    description: "BESCHREIBUNG",
+    qty: "MENGE",
+    unit: "EINZELPREIS",
+    amount: ["BETRAG", "GESAMTPREIS"],
+    subtotal: ["ZWISCHENSUMME", "Zwischensumme"],
+    taxRate: "STEUERSATZ",
+    tax: ["MWST.", "UMSATZSTEUER"],
+    shipping: ["VERSAND", "Versandkosten"],
+    other: "SONSTIGES",
+    total: ["GESAMT", "Gesamtbetrag"],
+    balance: "OFFENER BETRAG",
+    comments: "Bemerkungen",
+    commentLines: ["1. Zahlbar innerhalb von 30 Tagen", "2. Bitte geben Sie die Rechnungsnummer an"],
+    payable: (name: string) => `Zahlungsempfänger: ${name}`,
+    contact: (who: string) => `Bei Fragen zu dieser Rechnung wenden Sie sich bitte an ${who}`,
+    thanks: "Vielen Dank für Ihren Auftrag!",
+  },
+  fr: {
+    date: "DATE",
+    number: ["FACTURE N°", "N° DE FACTURE"],
+    customerId: "N° CLIENT",
+    due: "ÉCHÉANCE",
+    billTo: "FACTURER À",
+    shipTo: "LIVRER À",
+    phone: "Tél.",
+    salesperson: "COMMERCIAL",
+    po: "BON DE COMMANDE",
+    shipVia: "EXPÉDITION",
+    terms: "CONDITIONS DE PAIEMENT",
+    termsValue: (days: number) => (days === 0 ? "À réception" : `${days} jours net`),
+    carriers: ["Colissimo", "Chronopost", "Transporteur", "Retrait"],
+    item: "RÉF.",
+    description: "DESCRIPTION",
+    qty: "QTÉ",
+    unit: "PRIX UNITAIRE",
+    amount: ["MONTANT", "TOTAL LIGNE"],
+    subtotal: ["SOUS-TOTAL", "Sous-total"],
+    taxRate: "TAUX DE TVA",
+    tax: ["TVA", "MONTANT TVA"],
+    shipping: ["FRAIS DE PORT", "Livraison"],
+    other: "AUTRE",
+    total: ["TOTAL", "Total TTC"],
+    balance: "SOLDE DÛ",
+    comments: "Commentaires",
+    commentLines: ["1. Paiement à 30 jours", "2. Merci de rappeler le numéro de facture"],
+    payable: (name: string) => `Chèques à l'ordre de ${name}`,
+    contact: (who: string) => `Pour toute question concernant cette facture, contactez ${who}`,
+    thanks: "Merci de votre confiance !",
+  },
+} as const;
+
+/** An office suite's invoice template filled in (see the family list at the top of this file). */
+function officeTemplate(f: Facts): { body: string; labels: Record<string, string> } {
+  const { rng } = f;
+  const t = TEMPLATE_WORDS[f.lang];
+  const labels = baseLabels(f);
+  labels["supplier.name"] = f.supplier.name;
+  const phone = `${rng.digits(3)} ${rng.digits(3)} ${rng.digits(4)}`;
+  const seller = [
+    ...f.supplier.addressLines,
+    `${t.phone}: ${phone}`,
+    rng.chance(0.5) ? `www.${f.domain}` : `info@${f.domain}`,
+  ];
+  // The seller's tax id, where the country prints one, under the letterhead or in the footer.
+  const taxIdLine = f.supplierTaxId && f.locale.country !== "US" && rng.chance(0.6);
+  if (taxIdLine && f.supplierTaxId) labels["supplier.taxId"] = f.supplierTaxId.replace(/\s/g, "");
+  const taxIdText = taxIdLine ? `${rng.pick(f.w.registration)} ${f.supplierTaxId}` : "";
+  const taxIdInFooter = rng.chance(0.5);
+  if (taxIdText && !taxIdInFooter) seller.push(taxIdText);
+  const tagline = rng.chance(0.3)
+    ? rng.pick(["Quality service since 1998", "Your trusted partner", "Fast. Reliable. Local."])
+    : "";
+  // The facts grid under the title: the due date in it, in the terms strip below, or nowhere.
+  const dueIn = f.due
+    ? rng.weighted<"grid" | "strip" | "none">([
+        ["grid", 2],
+        ["strip", 2],
+        ["none", 1],
+      ])
+    : "none";
+  if (f.due && dueIn !== "none") labels["invoice.dueDate"] = isoDate(f.due);
+  const facts: Array<[string, string]> = [
+    [t.date, f.date(f.issue)],
+    [rng.pick(t.number), f.number],
+  ];
+  if (rng.chance(0.6)) facts.push([t.customerId, `${rng.letters(3)}${rng.digits(4)}`]);
+  if (f.due && dueIn === "grid") facts.push([t.due, f.date(f.due)]);
+  // Bill to (a contact person over a company), Ship to beside it: the same company or another site of it.
+  const contact = !f.customerPerson && rng.chance(0.4) ? [personName(rng, f.locale.country)] : [];
+  const billTo = [
+    ...contact,
+    f.customer.name,
+    ...f.customer.addressLines,
+    `${t.phone}: ${rng.digits(3)} ${rng.digits(3)} ${rng.digits(4)}`,
+  ];
+  const shipTo = rng.chance(0.65)
+    ? rng.chance(0.5)
+      ? [f.customer.name, ...f.customer.addressLines]
+      : [personName(rng, f.locale.country), f.customer.name, ...party(rng, f.locale.country, true, false).addressLines]
+    : null;
+  const strip: Array<[string, string]> = [];
+  if (rng.chance(0.6)) {
+    const days = rng.pick([0, 15, 30, 30, 45]);
+    strip.push([t.salesperson, personName(rng, f.locale.country)]);
+    if (rng.chance(0.5)) strip.push([t.po, `${rng.digits(5)}`]);
+    strip.push([t.shipVia, rng.pick(t.carriers)]);
+    strip.push([t.terms, t.termsValue(days)]);
+  }
+  if (f.due && dueIn === "strip") strip.push([t.due, f.date(f.due)]);
+  const amountWord = rng.pick(t.amount);
+  const blankRows = rng.int(0, 5);
+  const rows = [
+    ...f.items.map(
+      (it) =>
+        `<tr><td>${escapeHtml(it.description)}</td><td class="r">${it.qty}</td><td class="r">${escapeHtml(f.money(it.unitCents))}</td><td class="r">${escapeHtml(f.money(it.amountCents))}</td></tr>`,
+    ),
+    ...Array.from({ length: blankRows }, () => "<tr><td>&nbsp;</td><td></td><td></td><td></td></tr>"),
+  ].join("");
+  // Shipping is charged after the tax here (the tax is on the goods), and "Other" is left blank or at nil.
+  const shippingCents = rng.chance(0.5) ? rng.int(5, 40) * 100 + rng.pick([0, 0, 50, 99]) : 0;
+  const totalCents = f.totalCents + shippingCents;
+  labels["invoice.total"] = labelAmount(totalCents);
+  labels["invoice.subtotal"] = labelAmount(f.subtotalCents);
+  const totals: Array<[string, string, boolean?]> = [[rng.pick(t.subtotal), f.money(f.subtotalCents)]];
+  if (rng.chance(0.6)) totals.push([t.taxRate, `${f.taxRate.toFixed(rng.pick([1, 2, 3]))}%`]);
+  if (f.taxRate > 0 || rng.chance(0.6)) {
+    totals.push([rng.pick(t.tax), f.money(f.taxCents)]);
+    labels["invoice.tax"] = labelAmount(f.taxCents);
+  }
+  if (shippingCents > 0) totals.push([rng.pick(t.shipping), f.money(shippingCents)]);
+  if (rng.chance(0.3)) totals.push([t.other, rng.pick(["-", f.money(0)])]);
+  const balance = rng.chance(0.3);
+  totals.push([balance ? t.balance : rng.pick(t.total), f.money(totalCents), true]);
+  if (balance) labels["invoice.amountDue"] = labelAmount(totalCents);
+  const comments = rng.chance(0.5)
+    ? `<div style="width:50%;border:1px solid #999"><div style="background:#dde;padding:2px 6px" class="strong">${escapeHtml(t.comments)}</div><div style="padding:4px 6px">${lines(t.commentLines)}</div></div>`
+    : "<div></div>";
+  const who = `${personName(rng, f.locale.country)}, ${phone}, ${rng.chance(0.5) ? `billing@${f.domain}` : `accounts@${f.domain}`}`;
+  const cell = 'style="border:1px solid #888;padding:3px 6px"';
+  const body = `
+    <div class="row"><div><div class="title" style="font-size:18pt">${escapeHtml(f.supplier.name)}</div>
+        ${tagline ? `<div class="muted" style="font-style:italic">${escapeHtml(tagline)}</div>` : ""}${lines(seller)}</div>
+      <div style="text-align:right"><div style="font-size:28pt;color:#8fa3c8;font-weight:700">${escapeHtml(f.w.invoice[1])}</div>
+        <table style="width:auto;margin-left:auto">${facts.map(([l, v]) => `<tr><td class="strong">${escapeHtml(l)}</td><td ${cell} class="nw">${escapeHtml(v)}</td></tr>`).join("")}</table></div></div>
+    <div class="row" style="margin-top:22px">
+      <div class="col"><div style="background:#3b5a8c;color:#fff;padding:2px 6px" class="strong">${escapeHtml(t.billTo)}</div>${lines(billTo)}</div>
+      ${shipTo ? `<div class="col"><div style="background:#3b5a8c;color:#fff;padding:2px 6px" class="strong">${escapeHtml(t.shipTo)}</div>${lines(shipTo)}</div>` : '<div class="col"></div>'}</div>
+    ${strip.length > 0 ? `<table style="margin-top:18px"><tr>${strip.map(([l]) => `<th ${cell}>${escapeHtml(l)}</th>`).join("")}</tr><tr>${strip.map(([, v]) => `<td ${cell}>${escapeHtml(v)}</td>`).join("")}</tr></table>` : ""}
+    <table style="margin-top:18px"><tr><th ${cell}>${escapeHtml(t.description)}</th><th ${cell} class="r">${escapeHtml(t.qty)}</th><th ${cell} class="r">${escapeHtml(t.unit)}</th><th ${cell} class="r">${escapeHtml(amountWord)}</th></tr>
+      ${rows.replace(/<td/g, `<td ${cell}`)}</table>
+    <div class="row" style="margin-top:10px">${comments}${totalsTable(totals, "40%")}</div>
+    <p style="margin-top:24px;text-align:center">${escapeHtml(t.payable(f.supplier.name))}</p>
+    <p style="text-align:center" class="muted">${escapeHtml(t.contact(who))}</p>
+    <p style="text-align:center" class="strong">${escapeHtml(t.thanks)}</p>
+    ${taxIdText && taxIdInFooter ? `<div class="footer" style="text-align:center">${escapeHtml(`${f.supplier.name} · ${taxIdText}`)}</div>` : ""}`;
+  return { body: page("body{padding:36px 44px}", body), labels };
+}
+
 const RENDER: Record<HtmlLayout, (f: Facts) => { body: string; labels: Record<string, string> }> = {
   hosted,
   cloud,
   letter,
   "tax-invoice": taxInvoice,
   receipt,
+  template: officeTemplate,
 };
 
 /**
@@ -773,7 +986,7 @@ const RENDER: Record<HtmlLayout, (f: Facts) => { body: string; labels: Record<st
  * only as "16 x £42.75" under an item bought more than once, a receipt card only its quantity ("Pro plan × 3").
  */
 function lineItemLabels(f: Facts, layout: HtmlLayout): LineItemLabel[] {
-  const table = layout === "hosted" || layout === "letter" || layout === "tax-invoice";
+  const table = layout === "hosted" || layout === "letter" || layout === "tax-invoice" || layout === "template";
   return f.items.map((it) => ({
     description: it.description,
     quantity: table || it.qty > 1 ? String(it.qty) : null,
@@ -784,11 +997,12 @@ function lineItemLabels(f: Facts, layout: HtmlLayout): LineItemLabel[] {
   }));
 }
 
-/** One invoice from one seed: its HTML and the labels of what it prints. */
-export function htmlInvoice(seed: number): HtmlInvoice {
+/** One invoice from one seed: its HTML and the labels of what it prints (in `only` that family, else one drawn). */
+export function htmlInvoice(seed: number, only?: HtmlLayout): HtmlInvoice {
   // Forked first: the corpus plan's seeds are close together, and a first draw straight from them is not spread.
   const rng = new Rng(seed).fork();
-  const layout = rng.weighted(LAYOUTS);
+  const drawn = rng.weighted(LAYOUTS);
+  const layout = only ?? drawn;
   const facts = planFacts(rng.fork(), layout);
   const { body, labels } = RENDER[layout](facts);
   return {

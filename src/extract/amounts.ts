@@ -610,9 +610,14 @@ function largestLabelled(layout: Layout, all: readonly AmountCandidate[]): numbe
 const UNIT =
   /^(days?|tagen?|jours?|d[ií]as?|dagen|months?|monate?n?|mois|meses|maanden|weeks?|wochen?|semaines?|hours?|hrs?|std|stunden?|heures?|stk|st[üu]ck|pcs|pieces?|units?|unit\(s\)|x)\b/i;
 
-/** The word right after the amount is a unit of time or count ("30 Tagen", "20 Unit(s)"). */
+/**
+ * The word right after the amount is a unit of time or count ("30 Tagen", "20 Unit(s)"), or the number is the days of
+ * payment terms ("Net 30", "net 15"): a count, not money.
+ */
 function unitAfter(c: AmountCandidate): boolean {
-  return !c.hasDecimals && UNIT.test(c.segment.words[c.end]?.text ?? "");
+  if (c.hasDecimals) return false;
+  const termsDays = /^net$/i.test(c.segment.words[c.start - 1]?.text ?? "") && c.value > 0 && c.value <= 120;
+  return termsDays || UNIT.test(c.segment.words[c.end]?.text ?? "");
 }
 
 export function scoreRole(
@@ -776,6 +781,7 @@ export function chooseAmounts(
     }
   }
   const combo = best?.combo ?? { total: null, subtotal: null, tax: null, amountDue: null };
+  if (!receipt) combo.total = dueAsTotal(layout, combo, readings) ?? combo.total;
   const decide = (role: AmountRole): FieldDecision => ({
     family: "amount",
     best: scored(combo[role]),
@@ -818,6 +824,45 @@ export function chooseAmounts(
     alternative.features.contradicted = receipt && c && contradicted(layout, c, readings) ? 1 : 0;
   }
   return { total, subtotal, tax, amountDue: decide("amountDue") };
+}
+
+/**
+ * An invoice whose grand figure is labelled only as the balance due ("BALANCE DUE", under "Subtotal", "Tax", "S & H",
+ * "Other"): when the subtotal and the figures printed under it in the amount due's column, down to the amount due,
+ * add up to it, and none of them is a payment, a credit or a discount, nothing was taken off, and the amount due is
+ * the invoice's total. One figure per row (the column's), and a rate ("20.0%") is no figure of the sum. Null when
+ * that does not hold or a labelled total was chosen.
+ */
+function dueAsTotal(
+  layout: Layout,
+  combo: Record<AmountRole, RoleScored | null>,
+  all: readonly AmountCandidate[],
+): RoleScored | null {
+  const { total, subtotal, amountDue } = combo;
+  if (!subtotal || !amountDue) return null;
+  const s = subtotal.candidate;
+  const d = amountDue.candidate;
+  // A total chosen by the arithmetic alone (a line's amount equal to the subtotal of an untaxed invoice), smaller
+  // than the amount due, gives way; a labelled one stands.
+  const t = total?.candidate;
+  if (t && (t.value >= d.value || roleStrength(labelsOf(layout, t), ["total"]) > 0.5)) return null;
+  if (s.segment.pageNum !== d.segment.pageNum || s.segment.row >= d.segment.row || d.value <= 0) return null;
+  const rate = (c: AmountCandidate) =>
+    /%/.test(c.words[c.words.length - 1]?.text ?? "") || /^%/.test(c.segment.words[c.end]?.text ?? "");
+  const byRow = new Map<number, AmountCandidate>();
+  for (const c of all) {
+    if (c === s || c === d || c.segment.pageNum !== d.segment.pageNum || rate(c)) continue;
+    if (c.segment.row <= s.segment.row || c.segment.row >= d.segment.row) continue;
+    if (Math.abs(c.box.x1 - d.box.x1) > 0.03) continue;
+    const seen = byRow.get(c.segment.row);
+    if (!seen || c.box.x1 > seen.box.x1) byRow.set(c.segment.row, c);
+  }
+  const charges = [...byRow.values()];
+  const takenOff = (c: AmountCandidate) =>
+    c.value < 0 || roleStrength(labelsOf(layout, c), [...TENDERED, "discount", "change"]) > 0.5;
+  if (charges.some(takenOff)) return null;
+  const sum = charges.reduce((a, c) => a + c.value, s.value);
+  return Math.abs(sum - d.value) < CLOSE ? amountDue : null;
 }
 
 /** Whether the combination's subtotal and tax add up to its total (all three chosen). */

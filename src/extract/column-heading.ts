@@ -38,8 +38,17 @@ function headingOwner(segment: LineSegment): HeadingOwner | null {
 }
 
 /**
+ * A line of a heading's block: a label and its value ("GLN : 3654789851", "SIREN 987 654 321" where OCR lost the
+ * colon). A line of words alone ("info@acme.example", a slogan) is no such line: the block is another's.
+ */
+function labelValueLine(segment: LineSegment): boolean {
+  return /[:\d]/.test(segment.text);
+}
+
+/**
  * The owner the nearest possessive heading above `segment`'s line in its column names ("Vos identifiants" over
- * "N° TVA : FR 05 987 654 321"), or null when no such heading opens the column within a few rows.
+ * "N° TVA : FR 05 987 654 321"), or null when no such heading opens the column within a few rows, or when a line
+ * between them is no label-value line: a letterhead's slogan ("Your trusted partner") heads no block of numbers.
  */
 export function columnHeadingOwner(layout: Layout, segment: LineSegment): HeadingOwner | null {
   const page = layout.pages.find((p) => p.pageNum === segment.pageNum);
@@ -49,6 +58,7 @@ export function columnHeadingOwner(layout: Layout, segment: LineSegment): Headin
       if (Math.abs(above.box.x0 - segment.box.x0) > COLUMN_ALIGN) continue;
       const owner = headingOwner(above);
       if (owner) return owner;
+      if (!labelValueLine(above)) return null;
     }
   }
   return null;

@@ -87,7 +87,9 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
   const page = layout.pages.find((p) => p.pageNum === span.segment.pageNum);
   const row = page?.rows[span.segment.row] ?? [];
   const inRow = row.filter((s) => s.box.x1 <= span.segment.box.x0 + 1e-6);
-  const left = (inRow.length > 0 ? inRow : levelLeftOf(page, span.segment)).sort((a, b) => b.box.x1 - a.box.x1);
+  const left = (
+    inRow.length > 0 ? [...inRow, ...nearerLevelLeft(page, span.segment, inRow)] : levelLeftOf(page, span.segment)
+  ).sort((a, b) => b.box.x1 - a.box.x1);
   left.forEach((seg, g) => {
     const tail = page ? wrappedLabel(page, seg)?.rest : undefined;
     if (tail) for (let i = tail.folded.length - 1; i >= 0; i--) push(tail, i, g + 1);
@@ -110,11 +112,33 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
  * moved receipt totals on receipts-dev and receipts-train (a wrong answer more, a wrong answer fewer) and was left.
  */
 function levelLeftOf(page: Layout["pages"][number] | undefined, seg: LineSegment): LineSegment[] {
-  return (page?.rows[seg.row - 1] ?? []).filter((s) => {
-    const overlap = Math.min(s.box.y1, seg.box.y1) - Math.max(s.box.y0, seg.box.y0);
-    const shorter = Math.min(s.box.y1 - s.box.y0, seg.box.y1 - seg.box.y0);
-    return s.box.x1 <= seg.box.x0 + 1e-6 && overlap > 0.5 * shorter;
-  });
+  return (page?.rows[seg.row - 1] ?? []).filter((s) => s.box.x1 <= seg.box.x0 + 1e-6 && levelShare(s, seg) > 0.5);
+}
+
+/** How much of the shorter of two segments' heights they share. */
+function levelShare(a: LineSegment, b: LineSegment): number {
+  const overlap = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
+  return overlap / Math.min(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0);
+}
+
+/**
+ * A label that rows put in the row above or below its value while the value's row holds other segments to its left:
+ * a facts grid right of a letterhead ("FÄLLIG AM  27. April 2024" beside "Telefon: ..." and "info@..." a little
+ * above and below) prints at its own pitch, and the value joined the letterhead's line above, its label the one
+ * under. A segment of a neighbouring row that lies nearer the value than the row's own left segments and more level
+ * with it than the nearest of them (over half the shorter height either way) is read as left of it too.
+ */
+function nearerLevelLeft(
+  page: Layout["pages"][number] | undefined,
+  seg: LineSegment,
+  inRow: readonly LineSegment[],
+): LineSegment[] {
+  const nearest = inRow.reduce<LineSegment | null>((a, b) => (!a || b.box.x1 > a.box.x1 ? b : a), null);
+  if (!page || !nearest) return [];
+  const share = levelShare(nearest, seg);
+  return [...(page.rows[seg.row - 1] ?? []), ...(page.rows[seg.row + 1] ?? [])].filter(
+    (s) => s.box.x1 <= seg.box.x0 + 1e-6 && s.box.x0 > nearest.box.x1 && levelShare(s, seg) > Math.max(0.5, share),
+  );
 }
 
 /**
@@ -409,6 +433,26 @@ function segmentLabel(seg: LineSegment): readonly LabelEntry[] | null {
     const key = words.slice(start).join("");
     if (key.length > MAX_LABEL_CHARS) continue;
     const entries = LABELS.get(key);
+    if (entries) return entries;
+  }
+  return null;
+}
+
+/**
+ * The title standing over a value in a row of column titles set so close that they read as one segment ("SHIP VIA
+ * PAYMENT TERMS DUE DATE" over "UPS  Net 30  16 Mar 2022"): the words over the value, with up to two words left of
+ * them, the longest reading first ("DUE DATE" before "DATE"), read as a label. Null when every word of the segment
+ * stands over the value, or the segment holds a figure. Only the row right over the value is read so.
+ */
+function titleOver(seg: LineSegment, x0: number, x1: number): readonly LabelEntry[] | null {
+  const over = seg.words.flatMap((w, i) => (Math.min(w.box.x1, x1) - Math.max(w.box.x0, x0) > 0 ? [i] : []));
+  const first = over[0];
+  const last = over[over.length - 1];
+  // Titles print no figures: a sentence with a date or a number over the value is no row of titles.
+  if (first === undefined || last === undefined || over.length === seg.words.length || /\d/.test(seg.text)) return null;
+  for (let start = Math.max(0, first - 2); start <= first; start++) {
+    const key = seg.folded.slice(start, last + 1).join("");
+    const entries = key.length <= MAX_LABEL_CHARS ? LABELS.get(key) : undefined;
     if (entries) return entries;
   }
   return null;
@@ -837,10 +881,11 @@ function aboveLabel(layout: Layout, span: Span): LabelHit | null {
       return (overlap > 0 || Math.abs(s.box.x0 - x0) < 0.02) && span.segment.box.y0 - s.box.y1 < 3 * height;
     });
     for (const seg of candidates) {
-      const entries = segmentLabel(seg);
+      const whole = segmentLabel(seg);
+      const entries = whole ?? (up === 1 ? titleOver(seg, x0, x1) : null);
       if (entries) {
         // A column header of a table labels every cell below it only weakly.
-        const header = row.length >= 3 ? 0.45 : 1;
+        const header = row.length >= 3 || !whole ? 0.45 : 1;
         return { roles: entries, decay: (up === 1 ? 0.75 : 0.5) * header, direction: "above", distance: up, gaps: 0 };
       }
     }

@@ -126,6 +126,24 @@ export function nearLabel(folded: string): readonly LabelEntry[] | null {
 }
 
 /**
+ * The customer's section headings ("Bill to", "Rechnung an", "Facturer à"), folded, 6+ letters. The supplier's are
+ * left out: "LIEFERN AN" (ship to) is one letter off "Lieferant" once a letter is dropped.
+ */
+const CUSTOMER_HEADINGS = fuzzyIndex(
+  [...LABELS].filter(([key, entries]) => key.length >= 6 && entries.some((e) => e.role === "customer")).map(([k]) => k),
+);
+
+/**
+ * The customer's section heading a line OCR read is when it is none as read: a character lost or a speck added ("B IL
+ * TO" for "BILL TO", white letters on a coloured band). Null when none is that near. A character read as another is
+ * not enough: "FACTURE o." (a title and a speck) is one letter off "Facturé à".
+ */
+export function nearCustomerHeading(folded: string): readonly LabelEntry[] | null {
+  const hit = nearestWord(folded, CUSTOMER_HEADINGS);
+  return hit === folded || hit.length === folded.length ? null : (LABELS.get(hit) ?? null);
+}
+
+/**
  * Four-letter date label words ("date", "data"), corrected only by one substituted letter ("Cate:", "Hate:") and only
  * when the caller has seen a date beside the word: "Mate" or "Rate" on their own are words, not damaged labels.
  */

@@ -74,7 +74,25 @@ function sectionLabelTail(words: readonly Word[], from: number): boolean {
   return (LABELS.get(key) ?? []).some((e) => e.role === "customer" || e.role === "supplier");
 }
 
-/** Splits a line's words where the gap is wider than a column gap (relative to the text height, in page units). */
+/** Type this much larger than the type beside it is another element of the page, not more of the same line. */
+const TYPE_STEP = 1.3;
+
+/**
+ * Two words of a text layer in clearly different type sizes: a letterhead's name wrapped up to a display title in
+ * larger type ("Sonnenschein Software GmbH &" then "RECHNUNG", a gap of more than the smaller type's height). OCR's
+ * boxes vary with ascenders and descenders, so only a text layer's sizes tell.
+ */
+function typeChanges(a: Word, b: Word): boolean {
+  if (a.source === "ocr" || b.source === "ocr") return false;
+  const ha = a.box.y1 - a.box.y0;
+  const hb = b.box.y1 - b.box.y0;
+  return Math.max(ha, hb) > TYPE_STEP * Math.min(ha, hb);
+}
+
+/**
+ * Splits a line's words where the gap is wider than a column gap (relative to the text height, in page units), or
+ * where a few spaces part a party's section label or type of another size from the text before it.
+ */
 function splitAtGaps(words: Word[], pageWidth: number, pageHeight: number): Word[][] {
   const parts: Word[][] = [];
   let current: Word[] = [];
@@ -83,7 +101,12 @@ function splitAtGaps(words: Word[], pageWidth: number, pageHeight: number): Word
     if (prev) {
       const gap = (word.box.x0 - prev.box.x1) * pageWidth;
       const height = Math.max(prev.box.y1 - prev.box.y0, word.box.y1 - word.box.y0) * pageHeight;
-      if (gap > 2.2 * height || (gap > SECTION_LABEL_GAP * height && sectionLabelTail(words, i))) {
+      const smaller = Math.min(prev.box.y1 - prev.box.y0, word.box.y1 - word.box.y0) * pageHeight;
+      if (
+        gap > 2.2 * height ||
+        (gap > SECTION_LABEL_GAP * height && sectionLabelTail(words, i)) ||
+        (gap > smaller && typeChanges(prev, word))
+      ) {
         parts.push(current);
         current = [];
       }

@@ -11,7 +11,7 @@ import { spanOf } from "./candidates.js";
 import { spanLabels, wrappedLabel } from "./context.js";
 import type { FieldDecision, Scored } from "./decision.js";
 import { isTradeWord } from "./header-lexicon.js";
-import { LABELS, type LabelRole } from "./labels.js";
+import { LABELS, type LabelRole, nearCustomerHeading } from "./labels.js";
 import type { Layout, LineSegment, PageLayout } from "./layout.js";
 import { joinBrokenWords, namesState, repairPostcode, splitRunTogether } from "./receipt-address.js";
 import { repairGlyphConfusion, repairMixedGlyphs, repairPremisesWord } from "./receipt-repair.js";
@@ -177,7 +177,11 @@ function rowText(segments: readonly LineSegment[]): string {
 /** Roles of labels a segment spells as a whole ("Tel:", "Bill To"). */
 function wholeLabel(seg: LineSegment): LabelRole[] {
   const key = seg.folded.join("");
-  return (LABELS.get(key) ?? []).map((e) => e.role);
+  const exact = LABELS.get(key);
+  if (exact) return exact.map((e) => e.role);
+  // A bill-to heading OCR misread by a character ("B IL TO"): a read line without figures, never a text layer's.
+  if (/\d/.test(key) || !seg.words.every((w) => w.source === "ocr")) return [];
+  return (nearCustomerHeading(key) ?? []).map((e) => e.role).filter((r) => r === "customer");
 }
 
 const STOP_ROLES: readonly LabelRole[] = [
@@ -1670,6 +1674,8 @@ function windowParty(layout: Layout, exclude: readonly Word[]): PartyDecision | 
       const beside = rowSegments(page, r).find((o) => o.box.x0 > seg.box.x1)?.box.x0 ?? 1;
       const lines = blockBelow(page, r, seg.box.x0, Math.min(seg.box.x0 + 0.45, beside), 6);
       if (right && lines.some((line) => line.some((s) => s.words.some((w) => excluded.has(w.id))))) continue;
+      // A line between the seller's name and its address in their column (a slogan) is the seller's.
+      if (sandwiched(page, r, seg, excluded)) continue;
       const { name, address } = splitBlock(lines);
       // An address has a street or postcode line; a table's rows under a heading ("Alle Beträge in CHF" over
       // "Druckerpapier A4 (5 Pakete)") have neither, and print prices and amounts across the page.
@@ -1680,6 +1686,13 @@ function windowParty(layout: Layout, exclude: readonly Word[]): PartyDecision | 
     return null;
   };
   return side(false) ?? side(true);
+}
+
+/** Whether the lines right above and right under `seg` in its column both hold words of `words`. */
+function sandwiched(page: PageLayout, row: number, seg: LineSegment, words: ReadonlySet<number>): boolean {
+  const holds = (r: number) =>
+    rowSegments(page, r).some((s) => Math.abs(s.box.x0 - seg.box.x0) < 0.02 && s.words.some((w) => words.has(w.id)));
+  return row > 0 && holds(row - 1) && holds(row + 1);
 }
 
 function better(a: PartyDecision | null, b: PartyDecision | null): PartyDecision | null {
@@ -1997,13 +2010,16 @@ function logoLettering(display: PartyDecision | null): boolean {
  * A display name read by OCR over another name that the seller's mailbox block prints with the same address ("HOTEL
  * PARIS", a logo's lettering, over "Société Hôtelière du Pacano", "2, rue de la Paix", ..., "info@hotel-du-pacano.fr"):
  * the display's reading took the block's address under the lettering, and the block's own name line between them is
- * the seller's name.
+ * the seller's name. A display name with a legal form is a name, not lettering: the line under it (a slogan, or a
+ * town the block's reading starts at where a facts grid beside it breaks the column's rows) is not.
  */
 function letteringOverBlock(display: PartyDecision | null, block: PartyDecision | null): boolean {
   const lettering = display?.name.best;
   const name = block?.name.best;
   const address = new Set(display?.address.best?.words.map((w) => w.id) ?? []);
   if (!lettering || !name || !block?.address.best?.words.some((w) => address.has(w.id))) return false;
+  // A display name with its legal form ("Whitfield Print Ltd") is the seller's name, no logo's lettering.
+  if (lettering.value.split(/[\s,]+/).some((w) => LEGAL_FORM_WORDS.has(foldForMatching(w)))) return false;
   const below = Math.max(...lettering.words.map((w) => w.box.y1));
   return name.words.every((w) => !lettering.words.includes(w) && w.box.y0 >= below);
 }
