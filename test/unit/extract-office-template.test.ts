@@ -326,3 +326,47 @@ describe("bill-to headings OCR misread", () => {
     assert.equal(nearCustomerHeading("factureo"), null);
   });
 });
+
+describe("accents OCR dropped from a name in display type", () => {
+  const rows = (footer: string): Rows => [
+    [
+      ["Groupe Lefevre SA", 20],
+      ["FACTURE", 560],
+    ],
+    [
+      ["100 avenue Victor Hugo", 20],
+      ["N° DE FACTURE F-2024-118", 480],
+    ],
+    [
+      ["13001 Marseille", 20],
+      ["DATE 12/03/2024", 480],
+    ],
+    [["FACTURER À", 20]],
+    [["Transports Girard EURL", 20]],
+    [["12 rue des Lilas", 20]],
+    [["69003 Lyon", 20]],
+    [
+      ["DESCRIPTION", 20],
+      ["MONTANT", 640],
+    ],
+    [
+      ["Stockage 100 Go", 20],
+      ["100,00 €", 640],
+    ],
+    [
+      ["TOTAL", 480],
+      ["100,00 €", 640],
+    ],
+    [[footer, 120]],
+  ];
+
+  it("takes them from a copy of the name the page prints in body type", () => {
+    const got = invoiceFields(scannedDocument(rows("Chèques à l'ordre de Groupe Lefèvre SA"), 800));
+    assert.equal(got.get("supplier.name"), "Groupe Lefèvre SA");
+  });
+
+  it("leaves the name as read when no copy prints accents", () => {
+    const got = invoiceFields(scannedDocument(rows("Chèques à l'ordre de Groupe Lefevre SA"), 800));
+    assert.equal(got.get("supplier.name"), "Groupe Lefevre SA");
+  });
+});
