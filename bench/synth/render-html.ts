@@ -1001,6 +1001,7 @@ function lineItemLabels(f: Facts, layout: HtmlLayout): LineItemLabel[] {
 export function htmlInvoice(seed: number, only?: HtmlLayout): HtmlInvoice {
   // Forked first: the corpus plan's seeds are close together, and a first draw straight from them is not spread.
   const rng = new Rng(seed).fork();
+  // Drawn even when `only` names the family, so a seed's facts are the same whichever family prints them.
   const drawn = rng.weighted(LAYOUTS);
   const layout = only ?? drawn;
   const facts = planFacts(rng.fork(), layout);

@@ -14,8 +14,11 @@ const SURE = 0.8;
 
 const ACCENTED = /[\u00C0-\u024F]/u;
 
-/** The accented spellings surely read on the page, by their bare letters (a spelling read two ways lends none). */
-function accentedCopies(layout: Layout): Map<string, string> {
+/**
+ * The accented spellings surely read on the page, by their letters folded (a spelling read two ways lends none):
+ * computed once per document and shared by the names that ask.
+ */
+export function accentedCopies(layout: Layout): ReadonlyMap<string, string> {
   const copies = new Map<string, string>();
   const ambiguous = new Set<string>();
   for (const word of layout.wordsById.values()) {
@@ -39,10 +42,16 @@ function inCaseOf(read: string, copy: string): string {
   return copy;
 }
 
-/** The name decision with the accents of its words' surely read copies put back (OCR readings only). */
-export function withAccentsFromCopies(decision: FieldDecision, layout: Layout): FieldDecision {
+/**
+ * The name decision with the accents of its words' surely read copies put back (OCR readings only). `copiesOf` gives
+ * accentedCopies' map, asked only for a name OCR read.
+ */
+export function withAccentsFromCopies(
+  decision: FieldDecision,
+  copiesOf: () => ReadonlyMap<string, string>,
+): FieldDecision {
   if (!decision.best?.words.some((w) => w.source === "ocr")) return decision;
-  const copies = accentedCopies(layout);
+  const copies = copiesOf();
   if (copies.size === 0) return decision;
   return withOcrRepair(decision, (value) =>
     value.replace(/\p{L}{3,}/gu, (word) => {

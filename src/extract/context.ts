@@ -15,7 +15,7 @@ import {
   nearestWord,
   nearLabel,
 } from "./labels.js";
-import type { Layout, LineSegment } from "./layout.js";
+import { type Layout, type LineSegment, levelShare } from "./layout.js";
 import { parseAmount } from "./normalise/amount.js";
 import { lostSeparator } from "./normalise/date.js";
 import { foldForMatching } from "./text.js";
@@ -113,12 +113,6 @@ function leftWords(layout: Layout, span: Span): LeftWord[] {
  */
 function levelLeftOf(page: Layout["pages"][number] | undefined, seg: LineSegment): LineSegment[] {
   return (page?.rows[seg.row - 1] ?? []).filter((s) => s.box.x1 <= seg.box.x0 + 1e-6 && levelShare(s, seg) > 0.5);
-}
-
-/** How much of the shorter of two segments' heights they share. */
-function levelShare(a: LineSegment, b: LineSegment): number {
-  const overlap = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
-  return overlap / Math.min(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0);
 }
 
 /**

@@ -3,13 +3,12 @@
  * worker and the CLI share it. Each family of fields is computed at most once and only when a requested field needs
  * it, so asking for receipts never pays for invoice parties.
  */
-
 import type { FieldDef } from "../catalog/catalog.js";
 import { guessLanguage } from "../document/language-guess.js";
 import type { Document } from "../document/model.js";
 import { LINE_ITEM_FIELDS, type LineItemCellBox } from "../domain/line-items.js";
 import type { ExtractedField, Field, LineItemsField, ResultWarning } from "../domain/result.js";
-import { withAccentsFromCopies } from "./accent-copies.js";
+import { accentedCopies, withAccentsFromCopies } from "./accent-copies.js";
 import { type AmountRole, chooseAmounts } from "./amounts.js";
 import { confidenceOf } from "./calibration.js";
 import { amountCandidates, dateCandidates, outsideDates } from "./candidates.js";
@@ -141,6 +140,7 @@ function plan(document: Document, options: ExtractOptions) {
     return merchant(layout, (word) => repeats(lexicon(word)));
   });
   const ibanDecision = once(() => iban(layout));
+  const accents = once(() => accentedCopies(layout));
   // An address OCR read: ordinal signs and postcode spaces it misread put back.
   const ocrAddress = (address: FieldDecision): FieldDecision =>
     withPostcodeSpaces(withOrdinalSigns(address, language()));
@@ -164,14 +164,14 @@ function plan(document: Document, options: ExtractOptions) {
     "invoice.tax": () => invoiceAmounts().tax,
     "invoice.total": () => invoiceAmounts().total,
     "invoice.amountDue": () => invoiceAmounts().amountDue,
-    "supplier.name": () => withAccentsFromCopies(supplierParty().name, layout),
+    "supplier.name": () => withAccentsFromCopies(supplierParty().name, accents),
     "supplier.address": () => ocrAddress(supplierParty().address),
     "supplier.taxId": () =>
       supplierTaxId(layout, [
         ...(customerParty().name.best?.words ?? []),
         ...(customerParty().address.best?.words ?? []),
       ]),
-    "customer.name": () => withAccentsFromCopies(customerParty().name, layout),
+    "customer.name": () => withAccentsFromCopies(customerParty().name, accents),
     "customer.address": () => ocrAddress(customerParty().address),
     "payment.iban": ibanDecision,
     "payment.bic": () => bic(layout, ibanDecision().best?.words ?? []),

@@ -117,6 +117,12 @@ function splitAtGaps(words: Word[], pageWidth: number, pageHeight: number): Word
   return parts;
 }
 
+/** How much of the shorter of two segments' heights they share. */
+export function levelShare(a: LineSegment, b: LineSegment): number {
+  const overlap = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
+  return overlap / Math.min(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0);
+}
+
 function groupRows(segments: LineSegment[]): LineSegment[][] {
   const sorted = [...segments].sort((a, b) => a.box.y0 + a.box.y1 - (b.box.y0 + b.box.y1));
   const rows: LineSegment[][] = [];
@@ -124,9 +130,7 @@ function groupRows(segments: LineSegment[]): LineSegment[][] {
     const row = rows[rows.length - 1];
     const first = row?.[0];
     if (row && first) {
-      const overlap = Math.min(first.box.y1, seg.box.y1) - Math.max(first.box.y0, seg.box.y0);
-      const minHeight = Math.min(first.box.y1 - first.box.y0, seg.box.y1 - seg.box.y0);
-      if (overlap > 0.5 * minHeight) {
+      if (levelShare(first, seg) > 0.5) {
         row.push(seg);
         continue;
       }
