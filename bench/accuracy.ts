@@ -30,6 +30,7 @@ import {
   timingSummary,
 } from "./score.js";
 import { stripAttachments } from "./strip-attachments.js";
+import { readXmlWordings, type XmlWordings } from "./xml-wordings.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
@@ -163,8 +164,17 @@ async function main(): Promise<number> {
   // Line items (issue #18): the pipeline's invoice.lineItems / receipt.lineItems, rows matched per document.
   const base = dirname(resolve(labelsPath));
   const groups = new Map<string, string | null>();
-  for (const label of labels) groups.set(label.file, await producerGroup(await readFile(resolve(base, label.file))));
-  const lineItems = scoreLineItemOutcomes(outcomes, (file) => groups.get(file) ?? null);
+  const xml = new Map<string, XmlWordings | null>();
+  for (const label of labels) {
+    const bytes = new Uint8Array(await readFile(resolve(base, label.file)));
+    groups.set(label.file, await producerGroup(bytes));
+    xml.set(label.file, await readXmlWordings(bytes));
+  }
+  const lineItems = scoreLineItemOutcomes(
+    outcomes,
+    (file) => groups.get(file) ?? null,
+    (file) => xml.get(file) ?? null,
+  );
   const withLists = labels.some((l) => l.lists !== undefined);
   if (lineItems !== null) process.stdout.write(`\n${formatLineItems(lineItems)}`);
   else if (withLists) process.stdout.write("\nline items: labelled, but the pipeline returned no line-item field\n");

@@ -7,6 +7,7 @@
 import { PDFDocument } from "pdf-lib";
 
 import { LINE_ITEM_CELLS, type LineItemCellName } from "../src/domain/line-items.js";
+import type { XmlAdjustment, XmlWordings } from "./xml-wordings.js";
 
 /** A row as labelled or as predicted: cells by column; a column the label does not give is not scored. */
 export type ItemRow = Partial<Record<LineItemCellName, string | null>>;
@@ -26,6 +27,58 @@ export function itemRow(v: unknown): ItemRow {
     else if (typeof cell === "number") row[c] = String(cell);
   }
   return row;
+}
+
+/**
+ * A labelled row, with the other wordings of its description an e-invoice's XML gives (its item's name, description,
+ * or both: bench/xml-wordings.ts); a read description that folds to any of them matches.
+ */
+export type LabelRow = ItemRow & { wordings?: readonly string[] };
+
+/**
+ * Labelled rows with their XML's wordings: a row takes those of the XML item whose name or description is its
+ * description and whose amount is its amount (a credit note's labels are negative, its XML positive).
+ */
+export function withWordings(rows: readonly ItemRow[], xml: XmlWordings | null): LabelRow[] {
+  if (xml === null) return [...rows];
+  const used = new Set<number>();
+  return rows.map((row) => {
+    const i = xml.items.findIndex(
+      (item, j) =>
+        !used.has(j) &&
+        [item.name, item.description].some(
+          (w) => w !== null && foldDescription(w) === foldDescription(row.description),
+        ) &&
+        sameNumber(unsigned(item.amount), unsigned(row.amount ?? null)),
+    );
+    const item = xml.items[i];
+    if (item === undefined) return row;
+    used.add(i);
+    const wordings = [item.name, item.description, [item.name, item.description].filter((w) => w !== null).join(" ")];
+    return { ...row, wordings: wordings.filter((w): w is string => w !== null && w !== "") };
+  });
+}
+
+function unsigned(amount: string | null): string | null {
+  return amount?.replace(/^-/, "") ?? null;
+}
+
+/** Whether a read description is the label's, in its own or one of its XML wordings. */
+function describes(truth: LabelRow, got: string | null | undefined): boolean {
+  const read = foldDescription(got);
+  return [truth.description, ...(truth.wordings ?? [])].some((w) => foldDescription(w) === read);
+}
+
+/**
+ * Whether a read row is a document-level allowance or charge: its amount (on a credit note of either sign, as pages
+ * and labels print them either way), and its reason among its words.
+ */
+function isAdjustment(adjustment: XmlAdjustment, row: ItemRow, credit: boolean): boolean {
+  const amounts = credit ? [adjustment.amount, -adjustment.amount] : [adjustment.amount];
+  return (
+    amounts.some((a) => sameNumber(a.toFixed(2), row.amount)) &&
+    (adjustment.reason === null || foldDescription(row.description).includes(foldDescription(adjustment.reason)))
+  );
 }
 
 /** The line-item field of a product: `invoice.lineItems` or `receipt.lineItems`. */
@@ -57,16 +110,25 @@ export function cellMatches(column: LineItemCellName, truth: string | null, got:
   return (truth ?? "").trim().toLowerCase() === (got ?? "").trim().toLowerCase();
 }
 
+/** A matched row's cell against its label's (a description in any of the label's wordings). */
+function cellRight(truth: LabelRow, column: LineItemCellName, got: ItemRow): boolean {
+  return column === "description"
+    ? describes(truth, got.description)
+    : cellMatches(column, truth[column] ?? null, got[column]);
+}
+
 export interface RowScore {
   truth: number;
   predicted: number;
-  matched: [ItemRow, ItemRow][];
+  matched: [LabelRow, ItemRow][];
   /**
    * Labelled rows found with the right amount where the label's description is only the leading words of the one read
    * (or all of it): a looser count than `matched`, for labels that keep an item's name where the page prints its name
    * and description ("PRESTATION SUPPORT" printed "PRESTATION SUPPORT - Description").
    */
   located: number;
+  /** Read rows that are the document's allowances or charges (bench/xml-wordings.ts): not counted in `predicted`. */
+  excused: number;
 }
 
 /** The folded words of a description. */
@@ -84,16 +146,21 @@ function leads(truth: string | null | undefined, got: string | null | undefined)
   return want.length > 0 && want.every((w, i) => read[i] === w);
 }
 
-/** Matches a document's rows: each labelled row takes the first unused predicted row with its description and amount. */
-export function scoreRows(truth: readonly ItemRow[], predicted: readonly ItemRow[]): RowScore {
+/**
+ * Matches a document's rows: each labelled row takes the first unused predicted row with its description and amount;
+ * of the rows left, those that are one of the document's allowances or charges are excused.
+ */
+export function scoreRows(
+  truth: readonly LabelRow[],
+  predicted: readonly ItemRow[],
+  adjustments: readonly XmlAdjustment[] = [],
+  credit = false,
+): RowScore {
   const used = new Set<number>();
-  const matched: [ItemRow, ItemRow][] = [];
+  const matched: [LabelRow, ItemRow][] = [];
   for (const t of truth) {
     const i = predicted.findIndex(
-      (p, j) =>
-        !used.has(j) &&
-        foldDescription(t.description) === foldDescription(p.description) &&
-        sameNumber(t.amount, p.amount),
+      (p, j) => !used.has(j) && describes(t, p.description) && sameNumber(t.amount, p.amount),
     );
     if (i < 0) continue;
     used.add(i);
@@ -110,7 +177,19 @@ export function scoreRows(truth: readonly ItemRow[], predicted: readonly ItemRow
     taken.add(i);
     located++;
   }
-  return { truth: truth.length, predicted: predicted.length, matched, located };
+  const left = new Set(adjustments.keys());
+  let excused = 0;
+  for (const [j, p] of predicted.entries()) {
+    if (used.has(j)) continue;
+    const a = [...left].find((k) => {
+      const adjustment = adjustments[k];
+      return adjustment !== undefined && isAdjustment(adjustment, p, credit);
+    });
+    if (a === undefined) continue;
+    left.delete(a);
+    excused++;
+  }
+  return { truth: truth.length, predicted: predicted.length - excused, matched, located, excused };
 }
 
 export interface ScoredDocument {
@@ -119,7 +198,7 @@ export interface ScoredDocument {
   product: string;
   /** k-fold group (PDF producer), or null when unknown. */
   group: string | null;
-  truth: readonly ItemRow[];
+  truth: readonly LabelRow[];
   predicted: readonly ItemRow[];
   score: RowScore;
 }
@@ -130,8 +209,17 @@ export function scoreDocument(
   group: string | null,
   truth: readonly ItemRow[],
   predicted: readonly ItemRow[],
+  xml: XmlWordings | null = null,
 ): ScoredDocument {
-  return { file, product, group, truth, predicted, score: scoreRows(truth, predicted) };
+  const labelled = withWordings(truth, xml);
+  return {
+    file,
+    product,
+    group,
+    truth: labelled,
+    predicted,
+    score: scoreRows(labelled, predicted, xml?.adjustments, xml?.credit),
+  };
 }
 
 export interface Tally {
@@ -140,6 +228,7 @@ export interface Tally {
   predicted: number;
   matched: number;
   located: number;
+  excused: number;
   precision: number;
   recall: number;
   f1: number;
@@ -151,12 +240,14 @@ export function tally(docs: readonly ScoredDocument[]): Tally {
   let predicted = 0;
   let matched = 0;
   let located = 0;
+  let excused = 0;
   const cells = new Map<LineItemCellName, { n: number; ok: number }>();
   for (const { score } of docs) {
     truth += score.truth;
     predicted += score.predicted;
     matched += score.matched.length;
     located += score.located;
+    excused += score.excused;
     for (const [t, p] of score.matched) {
       for (const c of LINE_ITEM_CELLS) {
         const expected = t[c];
@@ -164,7 +255,7 @@ export function tally(docs: readonly ScoredDocument[]): Tally {
         const s = cells.get(c) ?? { n: 0, ok: 0 };
         cells.set(c, s);
         s.n++;
-        if (cellMatches(c, expected, p[c])) s.ok++;
+        if (cellRight(t, c, p)) s.ok++;
       }
     }
   }
@@ -174,6 +265,7 @@ export function tally(docs: readonly ScoredDocument[]): Tally {
     predicted,
     matched,
     located,
+    excused,
     precision: predicted === 0 ? 0 : matched / predicted,
     recall: truth === 0 ? 0 : matched / truth,
     f1: truth + predicted === 0 ? 0 : (2 * matched) / (truth + predicted),
@@ -187,7 +279,7 @@ export function cellErrors(doc: ScoredDocument): string[] {
   for (const [t, p] of doc.score.matched) {
     for (const c of LINE_ITEM_CELLS) {
       const expected = t[c];
-      if (expected === undefined || cellMatches(c, expected, p[c])) continue;
+      if (expected === undefined || cellRight(t, c, p)) continue;
       out.push(`${doc.file} ${c}: want ${expected} got ${p[c] ?? null}`);
     }
   }
@@ -215,7 +307,7 @@ const f3 = (x: number): string => x.toFixed(3);
 export function formatLineItems(docs: readonly ScoredDocument[]): string {
   const all = tally(docs);
   const out = [
-    `line items: ${all.documents} documents, ${all.truth} rows labelled, ${all.predicted} read, ${all.matched} matched`,
+    `line items: ${all.documents} documents, ${all.truth} rows labelled, ${all.predicted} read, ${all.matched} matched${all.excused > 0 ? ` (${all.excused} more read that are the documents' allowances or charges: not counted)` : ""}`,
     `  row F1 ${f3(all.f1)} (precision ${f3(all.precision)}, recall ${f3(all.recall)}) [pooled, in-sample]`,
     `  rows located ${all.located} of ${all.truth} (amount right, the label's description the leading words of the one read; looser than the row F1's whole description)`,
     "  cell accuracy over matched rows:",
@@ -284,6 +376,7 @@ export interface LineItemOutcome {
 export function scoreLineItemOutcomes(
   outcomes: readonly LineItemOutcome[],
   groupOf: (file: string) => string | null,
+  xmlOf: (file: string) => XmlWordings | null = () => null,
 ): ScoredDocument[] | null {
   const labelled = outcomes.filter((o) => Array.isArray(o.label.lists?.[lineItemField(o.label.product)]));
   if (labelled.length === 0) return null;
@@ -293,6 +386,6 @@ export function scoreLineItemOutcomes(
     const field = lineItemField(label.product);
     const truth = (label.lists?.[field] ?? []).map(itemRow);
     const rows = (predicted?.get(field)?.rows ?? []).map(itemRow);
-    return scoreDocument(label.file, label.product, groupOf(label.file), truth, rows);
+    return scoreDocument(label.file, label.product, groupOf(label.file), truth, rows, xmlOf(label.file));
   });
 }

@@ -10,6 +10,10 @@
  * half are scored out of sample on the held half. Every document of a source falls in the same half.
  * --cache keeps each ingested Document as JSON by content hash (OCR once, then seconds per run while tuning the
  * extractor); delete the folder after changing ingest.
+ * A PDF with an embedded e-invoice XML is scored with what its XML says beyond the labels (bench/xml-wordings.ts): a
+ * row read in another wording the XML gives its item (name, description, or both: "PRESTATION SUPPORT - Description")
+ * matches, and a read row that is one of the document-level allowances or charges (BG-20/21, which some layouts print
+ * in the table) is neither a hit nor a false row; the report counts those apart.
  * --scan reads each PDF as a scan of it instead: its pages rendered at 200 dpi with a scanner's noise (slight skew, blur,
  * sensor noise, JPEG; bench/synth/scan.ts, as bench:scan-invoices renders them), the i-th document of the labels file
  * (before --half/--from/--limit) with seed scan-seed + i, so a document's scan is the same whichever subset is run
@@ -112,6 +116,7 @@ import { runMain } from "./run-main.js";
 import { stripAttachments } from "./strip-attachments.js";
 import { Rng } from "./synth/prng.js";
 import { degradeToScan } from "./synth/scan.js";
+import { readXmlWordings } from "./xml-wordings.js";
 
 interface Labelled {
   file: string;
@@ -259,8 +264,10 @@ async function main(): Promise<number> {
   const shares: number[] = [];
   const failed: string[] = [];
   const results = await mapConcurrent(labels, Math.max(1, Number(values.concurrency)), async (label) => {
-    // The group comes from the original file: a stripped copy is re-rendered by one producer.
-    const group = await producerGroup(new Uint8Array(await readFile(resolve(base, label.file))));
+    // The group and the XML's wordings come from the original file: a stripped copy is re-rendered by one producer.
+    const original = new Uint8Array(await readFile(resolve(base, label.file)));
+    const group = await producerGroup(original);
+    const xml = await readXmlWordings(original);
     const printed = new Uint8Array(await readFile(resolve(root, label.file)));
     const bytes =
       values.scan && /\.pdf$/i.test(label.file)
@@ -272,7 +279,7 @@ async function main(): Promise<number> {
     } catch (err) {
       // A document ingest cannot read (an OCR page timing out) counts as read with no rows.
       failed.push(`${label.file}: ${err instanceof Error ? err.message : String(err)}`);
-      const scored = scoreDocument(label.file, label.product, group, label.rows, []);
+      const scored = scoreDocument(label.file, label.product, group, label.rows, [], xml);
       return { scored, sumCheck: null };
     }
     const hints = {
@@ -295,7 +302,7 @@ async function main(): Promise<number> {
     const extractMs = performance.now() - extractStarted;
     extractPerPage.push(extractMs / Math.max(1, document.pages.length));
     shares.push(lineItemsMs / Math.max(1e-6, extractMs));
-    const scored = scoreDocument(label.file, label.product, group, label.rows, (table?.rows ?? []).map(itemRow));
+    const scored = scoreDocument(label.file, label.product, group, label.rows, (table?.rows ?? []).map(itemRow), xml);
     return { scored, sumCheck: table?.checks.sumCheck ?? null };
   });
   let sumChecked = 0;

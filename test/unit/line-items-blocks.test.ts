@@ -106,8 +106,46 @@ describe("extractLineItems: rows printed as blocks", () => {
     ]);
     assert.deepEqual(rows, [
       ["PRESTATION SUPPORT - Description", "1", "60.00"],
-      ["FOURNITURES PAPIER - Description SKU (SK): SKU1258", "3", "30.00"],
+      // "SKU (SK): SKU1258", on the figures' line under the name, is a detail of the row.
+      ["FOURNITURES PAPIER - Description", "3", "30.00"],
       ["APPEL - Description", "1", "10.00"],
+    ]);
+  });
+
+  it("leaves out of a description the attribute and code lines under its name, bracketed tags and all", async () => {
+    const rows = await rowsOf([
+      ...HEADER,
+      ...block(
+        185,
+        ["PRESTATION SUPPORT - Description", "Work team (AOP): EQUIPE_A - SKU (Stock keeping unit) (SK): SKU2578"],
+        figures("1", "60,00", "1,00", "60,00"),
+        ["REF:BUY_ACC_REF", "(ATT) CATEGORIE : JOUR 8H-20H"],
+      ),
+      ...block(222, ["FOURNITURES PAPIER - Description"], figures("2", "10,00", "3,00", "30,00"), [
+        "(ATT) COULEUR : BLANC - GRAMMAGE : 80g",
+        "(BLU): DONT 0,50 EUR de DEEE",
+      ]),
+      ...block(
+        255,
+        ["Câble réseau (gaine LSOH)", "catégorie 6A (blindé), 305 m"],
+        figures("3", "10,00", "1,00", "10,00"),
+        [],
+      ),
+      ...block(
+        282,
+        ["Künstlerische Gestaltung", "(Stunde): Einer Beispielrechnung"],
+        figures("4", "10,00", "1,00", "10,00"),
+        [],
+      ),
+      ...TOTALS,
+    ]);
+    assert.deepEqual(rows, [
+      ["PRESTATION SUPPORT - Description", "1", "60.00"],
+      ["FOURNITURES PAPIER - Description", "3", "30.00"],
+      // A wrapped description whose brackets qualify no label keeps its lines, and so does one whose line opens
+      // with words in brackets.
+      ["Câble réseau (gaine LSOH) catégorie 6A (blindé), 305 m", "1", "10.00"],
+      ["Künstlerische Gestaltung (Stunde): Einer Beispielrechnung", "1", "10.00"],
     ]);
   });
 });

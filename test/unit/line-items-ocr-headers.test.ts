@@ -120,6 +120,21 @@ describe("line items: header words OCR misread", () => {
     ]);
   });
 
+  it("reads header phrases whose words OCR ran together ('PrixUnitaire', 'TOTALHT')", () => {
+    const rows = rowsOf(
+      scan([
+        [left("Désignation", 0.08), num("Quantité", 0.5), num("PrixUnitaire", 0.7), num("TOTALHT", 0.92)],
+        [left("Maintenance site web", 0.08), num("1", 0.5), num("10,83", 0.7), num("10,83", 0.92)],
+        [left("Prestation de conseil", 0.08), num("3", 0.5), num("12,50", 0.7), num("37,50", 0.92)],
+      ]),
+      "fr-FR",
+    );
+    assert.deepEqual(rows, [
+      ["Maintenance site web", "1", null, "10.83", "10.83"],
+      ["Prestation de conseil", "3", null, "12.50", "37.50"],
+    ]);
+  });
+
   it("keeps a 'Code/Desc' header the description's column, not a code column", () => {
     const rows = rowsOf(
       scan([

@@ -1,7 +1,13 @@
 /** Line-item scoring shared by bench:line-items and bench:accuracy: array labels, rows matched per document. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatLineItems, scoreLineItemOutcomes, scoreRows, tally } from "../../bench/line-items-score.js";
+import {
+  formatLineItems,
+  scoreDocument,
+  scoreLineItemOutcomes,
+  scoreRows,
+  tally,
+} from "../../bench/line-items-score.js";
 import { type CliLine, parseLabels, predictionsOf } from "../../bench/score.js";
 
 const label = {
@@ -85,5 +91,59 @@ describe("line-item scoring", () => {
       formatLineItems([{ file: "a", product: "invoices", group: null, truth: [], predicted: [], score }]),
       /rows located 1 of 3/,
     );
+  });
+
+  it("matches a row read in any wording its e-invoice XML gives: the item's name, description, or both", () => {
+    const row = (description: string, amount: string) => ({ description, amount });
+    const xml = {
+      items: [
+        { name: "PRESTATION SUPPORT", description: "Description", amount: "60.00" },
+        { name: "APPEL", description: "Appel d'urgence", amount: "5.00" },
+        { name: "Papier", description: null, amount: "3.00" },
+      ],
+      adjustments: [],
+      credit: false,
+    };
+    const truth = [row("PRESTATION SUPPORT", "60.00"), row("APPEL", "5.00"), row("Papier", "3.00")];
+    const read = [
+      row("PRESTATION SUPPORT - Description", "60.00"),
+      row("Appel d'urgence", "5.00"),
+      row("Papier A4", "3.00"),
+    ];
+    const scored = scoreDocument("a.pdf", "invoices", null, truth, read, xml);
+    assert.deepEqual(
+      scored.score.matched.map(([, p]) => p.description),
+      ["PRESTATION SUPPORT - Description", "Appel d'urgence"],
+    );
+    // Without the XML only the labels' own wording counts.
+    assert.equal(scoreDocument("a.pdf", "invoices", null, truth, read).score.matched.length, 0);
+    // The description cell of a row matched in another wording is right.
+    assert.deepEqual(tally([scored]).cells.get("description"), { n: 2, ok: 2 });
+  });
+
+  it("counts a read row that is a document-level allowance or charge neither as a hit nor as a false row", () => {
+    const row = (description: string, amount: string) => ({ description, amount });
+    const xml = {
+      items: [],
+      adjustments: [
+        { reason: "REMISE COMMERCIALE", amount: -5 },
+        { reason: "FRAIS DEPLACEMENT", amount: 10 },
+      ],
+    };
+    const read = [
+      row("Papier", "3.00"),
+      row("REMISE : REMISE COMMERCIALE", "-5.00"),
+      row("CHARGE : FRAIS DEPLACEMENT", "10.00"),
+      row("CHARGE : FRAIS DEPLACEMENT", "10.00"),
+      row("Port", "-5.00"),
+    ];
+    const score = scoreRows([row("Papier", "3.00")], read, xml.adjustments);
+    // Each allowance or charge excuses one row that states its reason and amount; the second charge row and a row
+    // of another reason stay false rows.
+    assert.deepEqual([score.matched.length, score.excused, score.predicted], [1, 2, 3]);
+    // A credit note's page may print them with the other sign; an invoice's may not.
+    const turned = [row("REMISE : REMISE COMMERCIALE", "5.00"), row("CHARGE : FRAIS DEPLACEMENT", "-10.00")];
+    assert.equal(scoreRows([], turned, xml.adjustments, true).excused, 2);
+    assert.equal(scoreRows([], turned, xml.adjustments).excused, 0);
   });
 });

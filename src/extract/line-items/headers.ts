@@ -40,6 +40,11 @@ const HEADER_WORDS: OcrVocabulary = (() => {
   return new OcrVocabulary(new Map([...roles].map(([word, keys]) => [word, [...keys].sort().join("|")])));
 })();
 
+/** Header phrases of several words by their words run together, as OCR may read them: "totalht" -> "total ht". */
+const GLUED_PHRASES: ReadonlyMap<string, string> = new Map(
+  [...PHRASE_ROLES.keys()].filter((phrase) => phrase.includes(" ")).map((phrase) => [phrase.replace(/ /g, ""), phrase]),
+);
+
 /** Header words that name the description column, alone or in a phrase; "desc" and "descr" abbreviate them. */
 const DESCRIPTION_WORDS: ReadonlySet<string> = new Set(
   [...PHRASE_ROLES].filter(([, roles]) => roles.includes("description")).flatMap(([phrase]) => phrase.split(" ")),
@@ -47,11 +52,15 @@ const DESCRIPTION_WORDS: ReadonlySet<string> = new Set(
 
 /**
  * The header word an OCR'd word is a misreading of ("descripci6n" -> "descripcion", "kuanti" -> "kuantiti", "preco"
- * from "Preços/IVA"), or the folded word itself when it is no misreading of one. `text` is the word as read.
+ * from "Preços/IVA"), the phrase it runs together ("totalht" -> "total ht"), or the folded word itself when it is no
+ * misreading of one. `text` is the word as read.
  */
 export function headerWordOf(folded: string, text: string): string {
   const word = HEADER_WORDS.nearest(folded);
   if (word !== null) return word;
+  // A phrase whose words OCR ran together ("TOTALHT"): the phrase, its words apart.
+  const glued = GLUED_PHRASES.get(folded);
+  if (glued !== undefined) return glued;
   // Words OCR ran together at a slash or stop ("Preços/IVA" for "Preço s/ IVA"): the first names the cell, unless the
   // second names the description, whole or abbreviated ("Code/Desc": the description column, its codes printed in it).
   const parts = /^(\p{L}{4,})[/.](\p{L}+)/u.exec(text.trim());

@@ -11,7 +11,7 @@ import type { LocaleHints } from "../normalise/locale.js";
 import { PERIOD_TITLES, TAX_NOUNS } from "../vocabulary/table-headers.js";
 import { moneyCell, priceCell, quantityCell } from "./cells.js";
 import { type Column, columnOf, overlap } from "./columns.js";
-import { addChunk, cellText } from "./draft.js";
+import { addChunk, brokenAtHyphen, cellText } from "./draft.js";
 import { foldWord } from "./fold.js";
 import { type ColumnRole, rolesOf, startsWithStop } from "./headers.js";
 import { boxOf, type Chunk, type VisualLine } from "./lines.js";
@@ -171,15 +171,46 @@ export function textOnly(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
 
 /**
  * A line that starts with a label of up to three words and a colon, bulleted or not: "Liefer-Datum: 01.09.2013",
- * "Order no : 12", "* Packages: 4", "Bruttopreis :30,0000" (the colon printed against the figure).
+ * "Order no : 12", "* Packages: 4", "Bruttopreis :30,0000" (the colon printed against the figure). A qualifier in
+ * brackets is no word of the label ("Weight (kg): 12", "SKU (Stock keeping unit) (SK): A-1", "(ATT) Colour : white"),
+ * and a code's label may stand without a colon ("REF:A-1254", "Zähler-Nr. MG-X79318").
  */
 export function keyValue(cells: ReadonlyMap<ColumnRole, Chunk[]>): boolean {
   // The line's text, not its first chunk: OCR may read the label's words apart ("Pedido" | "n.°:" | "R648940").
   const chunks = cells.get("description") ?? [];
-  const text = chunks.map((c) => c.text).join(" ");
+  const text = chunks
+    .map((c) => c.text)
+    .join(" ")
+    .replace(TAG, "$1")
+    .replace(QUALIFIER, "");
   // OCR reads a label's colon as a semicolon ("Delivery date; C88706712").
   const scanned = chunks.some((c) => c.words.some((w) => w.source === "ocr"));
-  return (scanned ? KEY_VALUE_SCANNED : KEY_VALUE).test(text);
+  return (scanned ? KEY_VALUE_SCANNED : KEY_VALUE).test(text) || CODE_LABEL.test(text);
+}
+
+/**
+ * A row's description without the details printed in it: from its first "Key: value" line under its first line on
+ * (an attribute "(ATT) Colour : white", a code "SKU (SK): A-1"), unless the line above broke a word at a hyphen. Reading
+ * line by line drops such lines already; a row whose lines stand around its figures, or were regrouped by block,
+ * may still hold them.
+ */
+export function withoutDetails(chunks: readonly Chunk[]): Chunk[] {
+  const lines: Chunk[][] = [];
+  for (const chunk of [...chunks].sort((a, b) => a.box.y0 - b.box.y0)) {
+    const line = lines[lines.length - 1];
+    const centre = (chunk.box.y0 + chunk.box.y1) / 2;
+    if (line?.some((c) => centre < c.box.y1)) line.push(chunk);
+    else lines.push([chunk]);
+  }
+  const cut = lines.findIndex(
+    (line, i) =>
+      i > 0 &&
+      keyValue(new Map([["description", line]])) &&
+      !brokenAtHyphen((lines[i - 1] ?? []).map((c) => c.text).join(" ")),
+  );
+  if (cut < 0) return [...chunks];
+  const dropped = new Set(lines.slice(cut).flat());
+  return chunks.filter((c) => !dropped.has(c));
 }
 
 /** A label of up to three words and its mark (`marks`, a character class): "Lieferdatum: ...", "Bruttopreis :30,0000". */
@@ -191,6 +222,18 @@ function keyValuePattern(marks: string): RegExp {
 }
 const KEY_VALUE = keyValuePattern(":");
 const KEY_VALUE_SCANNED = keyValuePattern(":;");
+/**
+ * A bracketed code in capitals opening a line ("(ATT) Colour", "(BLU): ..."): a word of the label. A wrapped
+ * description's line may open with words in brackets too ("(Stunde): Einer Beispielrechnung"): no tag.
+ */
+const TAG = /^\((\p{Lu}{2,5})\)/u;
+/** A bracketed qualifier after a word ("Weight (kg)", "SKU (Stock keeping unit) (SK)"): no word of the label. */
+const QUALIFIER = /\s*\([^()]{1,40}\)/gu;
+/**
+ * A code's label: in capitals against its value ("REF:A-1254"), or a number's name without a colon before a value
+ * holding a digit ("Zähler-Nr. MG-X79318", "Order No. 4711").
+ */
+const CODE_LABEL = /^\p{Lu}{2,6}\.?:(?=[\p{L}\p{N}])|^\p{L}[\p{L}.]*[-\s](?:Nr|No|N°|Nº)\.?\s+\S*\d/u;
 
 /**
  * What joins the two dates of a period: "Nov 1 – Dec 1, 2024", "01.08.2024 bis 31.08.2024", "du 1er au 30 juin", "de

@@ -42,6 +42,7 @@ import {
   textOnly,
   titlesAcross,
   upperCells,
+  withoutDetails,
 } from "./line-cells.js";
 import { type Chunk, gapUnit, type VisualLine } from "./lines.js";
 import { claimLinesAbove, clearlyWidest, hangingLines, hangUnder, ownLinesFrom, type TextLine } from "./offset-rows.js";
@@ -521,6 +522,10 @@ export function readHeaderTable(pages: readonly VisualLine[][], hints: LocaleHin
       const cells = lineCells(l, columns, hints);
       return periodLine(cells, hints) ? [] : (cells.get("description") ?? []);
     });
+  }
+  for (const row of rows) {
+    const description = row.cells.get("description");
+    if (description !== undefined) row.cells.set("description", withoutDetails(description));
   }
   return rows.length === 0 ? null : { header: first, rows };
 }
