@@ -1,8 +1,8 @@
 /**
  * CLI: writes a seeded corpus of the HTML invoices of render-html.ts, printed to PDF by Debian's Chromium.
  *   npm run bench:synth-html -- --out bench/out/synth-html --count 60 --seed 21 [--scans] [--layout NAME]
- * --layout draws every document in one family of render-html.ts (hosted, cloud, letter, tax-invoice, receipt, template);
- * without it each seed draws its family ("template" only ever comes from --layout).
+ * --layout draws every document in one family of render-html.ts (hosted, cloud, letter, tax-invoice, receipt, template,
+ * marketplace); without it each seed draws its family ("template" and "marketplace" only ever come from --layout).
  * Output: digital/NNNN.pdf + digital/labels.jsonl (and with --scans, scan/NNNN.jpg|pdf + scan/labels.jsonl made by
  * scan.ts), in the dev corpora's format plus "locale", "pages" and "layout". The HTML is a pure function of the seed;
  * the PDF bytes depend on the Chromium version (its text layer is what is being tested), not on the clock.

@@ -19,6 +19,11 @@
  *   invoice #, customer ID, due date), "Bill to" and "Ship to" side by side, a strip of terms under their titles
  *   (salesperson, P.O., ship via, payment terms, due date), a ruled table with blank rows left empty, totals with a
  *   tax rate row, shipping and "Other", "Make all checks payable to ...", a contact sentence and a thank-you line.
+ * - "marketplace": an online marketplace's order invoice (only with `--layout marketplace`): the marketplace's mark,
+ *   "Sold by" with the third-party seller's address and VAT number, billing and shipping addresses side by side, order
+ *   number and date beside the invoice's, a table of goods with a net, tax and gross amount per row (the net amount is
+ *   the row's amount), an identifier line under each item ("ASIN: ..."), shipping as a row of its own, a TOTAL row
+ *   with the tax and the grand total, and an authorised signatory for the seller.
  * Every fact is printed from the facts drawn here, so the labels follow from them; a value not printed is not
  * labelled (a seller shown only as a drawn logo and an e-mail domain has no `supplier.name` label: none is right).
  */
@@ -39,7 +44,7 @@ import { type LocaleProfile, localeProfile } from "./locales.js";
 import { domainStem, party, personName } from "./parties.js";
 import { Rng } from "./prng.js";
 
-export const HTML_LAYOUTS = ["hosted", "cloud", "letter", "tax-invoice", "receipt", "template"] as const;
+export const HTML_LAYOUTS = ["hosted", "cloud", "letter", "tax-invoice", "receipt", "template", "marketplace"] as const;
 export type HtmlLayout = (typeof HTML_LAYOUTS)[number];
 
 export interface HtmlInvoice {
@@ -972,13 +977,188 @@ function officeTemplate(f: Facts): { body: string; labels: Record<string, string
   return { body: page("body{padding:36px 44px}", body), labels };
 }
 
-const RENDER: Record<HtmlLayout, (f: Facts) => { body: string; labels: Record<string, string> }> = {
+/** Goods sold on a marketplace (the SaaS items of the other families are services). */
+const MARKET_ITEMS: Record<Lang, readonly string[]> = {
+  en: [
+    "Stainless steel water bottle, 750 ml",
+    "USB-C charging cable (2 m, braided)",
+    "Wireless mouse, ergonomic, black",
+    "Cotton bath towel set of 4",
+    "LED desk lamp with dimmer",
+    "Ceramic coffee mug 350 ml, white",
+    "Notebook A5 dotted, 120 pages",
+    "Bluetooth speaker, waterproof",
+    "Yoga mat 6 mm, non-slip",
+    "Kitchen scale, digital, 5 kg",
+  ],
+  de: [
+    "Edelstahl-Trinkflasche 750 ml",
+    "USB-C Ladekabel (2 m, geflochten)",
+    "Kabellose Maus, ergonomisch, schwarz",
+    "Baumwoll-Handtuchset, 4-teilig",
+    "LED-Schreibtischlampe mit Dimmer",
+    "Keramik-Kaffeebecher 350 ml, weiß",
+    "Notizbuch A5 gepunktet, 120 Seiten",
+    "Bluetooth-Lautsprecher, wasserdicht",
+    "Yogamatte 6 mm, rutschfest",
+    "Digitale Küchenwaage bis 5 kg",
+  ],
+  fr: [
+    "Gourde en inox 750 ml",
+    "Câble de charge USB-C (2 m, tressé)",
+    "Souris sans fil ergonomique, noire",
+    "Lot de 4 serviettes en coton",
+    "Lampe de bureau LED avec variateur",
+    "Mug en céramique 350 ml, blanc",
+    "Carnet A5 pointillé, 120 pages",
+    "Enceinte Bluetooth étanche",
+    "Tapis de yoga 6 mm antidérapant",
+    "Balance de cuisine numérique 5 kg",
+  ],
+};
+
+const MARKET_WORDS = {
+  en: {
+    title: ["Tax Invoice", "Invoice", "Tax Invoice/Bill of Supply"],
+    original: "(Original for Recipient)",
+    soldBy: "Sold By :",
+    vat: ["VAT Registration No:", "VAT Reg. No.:", "VAT Number:"],
+    billing: "Billing Address :",
+    shipping: "Shipping Address :",
+    order: ["Order Number:", "Order No.:", "Order ID:"],
+    orderDate: "Order Date:",
+    invoiceNo: ["Invoice Number :", "Invoice No. :"],
+    invoiceDate: ["Invoice Date :", "Invoice Date:"],
+    heads: ["Sl. No", "Description", "Unit Price", "Qty", "Net Amount", "Tax Rate", "Tax Amount", "Total Amount"],
+    shippingRow: "Shipping Charges",
+    total: "TOTAL:",
+    signatory: (seller: string) => [`For ${seller}:`, "Authorized Signatory"],
+    note: "Whether tax is payable under reverse charge - No",
+  },
+  de: {
+    title: ["Rechnung", "RECHNUNG"],
+    original: "(Original für den Empfänger)",
+    soldBy: "Verkauft von:",
+    vat: ["USt-IdNr.:", "USt-ID:"],
+    billing: "Rechnungsadresse:",
+    shipping: "Lieferadresse:",
+    order: ["Bestellnummer:", "Bestell-Nr.:"],
+    orderDate: "Bestelldatum:",
+    invoiceNo: ["Rechnungsnummer:", "Rechnungs-Nr.:"],
+    invoiceDate: ["Rechnungsdatum:", "Rechnungsdatum :"],
+    heads: ["Pos.", "Beschreibung", "Stückpreis", "Menge", "Nettobetrag", "USt-Satz", "USt-Betrag", "Gesamtbetrag"],
+    shippingRow: "Versandkosten",
+    total: "GESAMT:",
+    signatory: (seller: string) => [`Für ${seller}:`, "Zeichnungsberechtigter"],
+    note: "Steuerschuldnerschaft des Leistungsempfängers - Nein",
+  },
+  fr: {
+    title: ["Facture", "FACTURE"],
+    original: "(Original pour le destinataire)",
+    soldBy: "Vendu par :",
+    vat: ["N° TVA :", "Numéro de TVA :"],
+    billing: "Adresse de facturation :",
+    shipping: "Adresse de livraison :",
+    order: ["Numéro de commande :", "N° de commande :"],
+    orderDate: "Date de commande :",
+    invoiceNo: ["Numéro de facture :", "N° de facture :"],
+    invoiceDate: ["Date de facture :", "Date de facturation :"],
+    heads: ["N°", "Description", "Prix unitaire", "Qté", "Montant HT", "Taux TVA", "Montant TVA", "Montant TTC"],
+    shippingRow: "Frais de livraison",
+    total: "TOTAL :",
+    signatory: (seller: string) => [`Pour ${seller} :`, "Signataire autorisé"],
+    note: "Autoliquidation de la TVA - Non",
+  },
+} as const;
+
+/** An online marketplace's order invoice for a third-party seller (see the family list at the top of this file). */
+function marketplace(f: Facts): { body: string; labels: Record<string, string>; rows: LineItemLabel[] } {
+  const { rng } = f;
+  const t = MARKET_WORDS[f.lang];
+  const labels = baseLabels(f);
+  labels["supplier.name"] = f.supplier.name;
+  // The goods: their own names, the facts' quantities and prices; a VAT rate of the country on every row.
+  const rate = f.taxRate > 0 ? f.taxRate : rng.pick([7, 10, 19, 20]);
+  const goods = f.items.map((it) => ({ ...it, description: rng.pick(MARKET_ITEMS[f.lang]) }));
+  const shippingCents = rng.chance(0.5) ? rng.int(3, 12) * 100 - rng.pick([0, 1, 5]) : 0;
+  const entries = [
+    ...goods.map((it) => ({
+      description: it.description,
+      qty: it.qty as number | null,
+      unitCents: it.unitCents as number | null,
+      netCents: it.amountCents,
+      detail: `ASIN: B0${rng.letters(2)}${rng.digits(6)} ( ${rng.letters(3)}-${rng.digits(4)} )`,
+    })),
+    ...(shippingCents > 0
+      ? [{ description: t.shippingRow, qty: null, unitCents: null, netCents: shippingCents, detail: "" }]
+      : []),
+  ];
+  const taxOf = (cents: number): number => Math.round((cents * rate) / 100);
+  const taxCents = entries.reduce((s, l) => s + taxOf(l.netCents), 0);
+  const netCents = entries.reduce((s, l) => s + l.netCents, 0);
+  const totalCents = netCents + taxCents;
+  labels["invoice.total"] = labelAmount(totalCents);
+  labels["invoice.tax"] = labelAmount(taxCents);
+  // A seller of a country without VAT (the US) prints no VAT number.
+  const taxIdText = f.supplierTaxId;
+  if (taxIdText) labels["supplier.taxId"] = taxIdText.replace(/\s/g, "");
+  const order = `${rng.digits(3)}-${rng.digits(7)}-${rng.digits(7)}`;
+  const orderDate = addDays(f.issue, -rng.int(0, 6));
+  const rateText = `${rate}%`;
+  const cell = 'style="border:1px solid #999;padding:3px 5px"';
+  const head = t.heads.map((h, i) => `<th ${cell}${i >= 2 ? ' class="r"' : ""}>${escapeHtml(h)}</th>`).join("");
+  const body = entries
+    .map((l, i) => {
+      const tax = taxOf(l.netCents);
+      const description = `${escapeHtml(l.description)}${l.detail ? `<div class="muted">${escapeHtml(l.detail)}</div>` : ""}`;
+      return `<tr><td ${cell}>${l.qty === null ? "" : i + 1}</td><td ${cell}>${description}</td><td ${cell} class="r nw">${l.unitCents === null ? "" : escapeHtml(f.money(l.unitCents))}</td><td ${cell} class="r">${l.qty ?? ""}</td><td ${cell} class="r nw">${escapeHtml(f.money(l.netCents))}</td><td ${cell} class="r">${rateText}</td><td ${cell} class="r nw">${escapeHtml(f.money(tax))}</td><td ${cell} class="r nw">${escapeHtml(f.money(l.netCents + tax))}</td></tr>`;
+    })
+    .join("");
+  const totalRow = `<tr class="strong"><td ${cell} colspan="6">${escapeHtml(t.total)}</td><td ${cell} class="r nw">${escapeHtml(f.money(taxCents))}</td><td ${cell} class="r nw">${escapeHtml(f.money(totalCents))}</td></tr>`;
+  const facts: Array<[string, string]> = [
+    [rng.pick(t.order), order],
+    [t.orderDate, f.date(orderDate)],
+    [rng.pick(t.invoiceNo), f.number],
+    [rng.pick(t.invoiceDate), f.date(f.issue)],
+  ];
+  const factLines = facts
+    .map(([l, v]) => `<div><span class="strong">${escapeHtml(l)}</span> ${escapeHtml(v)}</div>`)
+    .join("");
+  const shipTo = rng.chance(0.6)
+    ? [f.customer.name, ...f.customer.addressLines]
+    : [personName(rng, f.locale.country), ...party(rng, f.locale.country, true, false).addressLines];
+  const html = `
+    <div class="row"><div>${logo(rng)}</div><div style="text-align:right"><div class="big">${escapeHtml(rng.pick(t.title))}</div><div class="muted">${escapeHtml(t.original)}</div></div></div>
+    <div class="row" style="margin-top:18px">
+      <div class="col"><div class="strong">${escapeHtml(t.soldBy)}</div><div class="strong">${escapeHtml(f.supplier.name)}</div>${lines(f.supplier.addressLines)}${taxIdText ? `<div><span class="strong">${escapeHtml(rng.pick(t.vat))}</span> ${escapeHtml(taxIdText)}</div>` : ""}</div>
+      <div class="col" style="text-align:right"><div class="strong">${escapeHtml(t.billing)}</div>${lines([f.customer.name, ...f.customer.addressLines])}</div></div>
+    <div class="row" style="margin-top:14px"><div class="col">${factLines}</div>
+      <div class="col" style="text-align:right"><div class="strong">${escapeHtml(t.shipping)}</div>${lines(shipTo)}</div></div>
+    <table style="margin-top:18px;font-size:9pt"><tr>${head}</tr>${body}${totalRow}</table>
+    <p class="muted">${escapeHtml(t.note)}</p>
+    <div style="text-align:right;margin-top:24px">${lines(t.signatory(f.supplier.name))}</div>`;
+  const rows: LineItemLabel[] = entries.map((l) => ({
+    description: l.description,
+    quantity: l.qty === null ? null : String(l.qty),
+    unitPrice: l.unitCents === null ? null : labelAmount(l.unitCents),
+    amount: labelAmount(l.netCents),
+    taxRate: rate.toFixed(2),
+    productCode: null,
+  }));
+  return { body: page("body{padding:32px 40px}", html), labels, rows };
+}
+
+const RENDER: Record<
+  HtmlLayout,
+  (f: Facts) => { body: string; labels: Record<string, string>; rows?: LineItemLabel[] }
+> = {
   hosted,
   cloud,
   letter,
   "tax-invoice": taxInvoice,
   receipt,
   template: officeTemplate,
+  marketplace,
 };
 
 /**
@@ -1005,10 +1185,10 @@ export function htmlInvoice(seed: number, only?: HtmlLayout): HtmlInvoice {
   const drawn = rng.weighted(LAYOUTS);
   const layout = only ?? drawn;
   const facts = planFacts(rng.fork(), layout);
-  const { body, labels } = RENDER[layout](facts);
+  const { body, labels, rows } = RENDER[layout](facts);
   return {
     html: body,
-    labels: { ...labels, "invoice.lineItems": lineItemLabels(facts, layout) },
+    labels: { ...labels, "invoice.lineItems": rows ?? lineItemLabels(facts, layout) },
     layout,
     locale: facts.locale.tag,
     paper: facts.locale.paper,

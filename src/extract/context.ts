@@ -19,6 +19,7 @@ import { type Layout, type LineSegment, levelShare } from "./layout.js";
 import { parseAmount } from "./normalise/amount.js";
 import { lostSeparator } from "./normalise/date.js";
 import { foldForMatching } from "./text.js";
+import { HEADER_PHRASES } from "./vocabulary/table-headers.js";
 
 export interface Span {
   segment: LineSegment;
@@ -537,12 +538,16 @@ function addsUp(sum: string, parts: readonly string[]): boolean {
 
 const SUM_ROWS = new WeakMap<readonly LineSegment[], ReadonlyMap<PlacedWord, number>>();
 
+/** Rows looked up for the parts of a column's sum. */
+const SUM_ROWS_UP = 24;
+
 /**
  * A row that adds up the rows over it column by column: a tax breakdown prints a row per rate under its column labels
  * ("Nettobetrag  MwSt-Betrag  Endbetrag") and under them, unlabelled, their sums. For each number of the row that is
- * the sum of the numbers printed over it in two or more rows just above (one number per row, each within three line
- * heights of the next), how many rows up the first of them is. A row counts only when two or more of its columns add
- * up: one column can add up by chance.
+ * the sum of the numbers printed over it in two or more rows just above (one number per row, each within six line
+ * heights of the next: an item table's rows hold wrapped descriptions and detail lines between their figures), how
+ * many rows up the first of them is. A row counts only when two or more of its columns add up: one column can add up
+ * by chance.
  */
 function columnSums(page: Layout["pages"][number], row: number): ReadonlyMap<PlacedWord, number> {
   const segments = page.rows[row] ?? [];
@@ -554,11 +559,11 @@ function columnSums(page: Layout["pages"][number], row: number): ReadonlyMap<Pla
     const parts: string[] = [];
     let top = rowTop(page, row);
     let first = row;
-    for (let r = row - 1; r >= 0 && row - r <= 8; r--) {
+    for (let r = row - 1; r >= 0 && row - r <= SUM_ROWS_UP; r--) {
       const over = rowWords(page, r).filter((w) => Math.min(w.x1, n.x1) - Math.max(w.x0, n.x0) > 0);
       if (over.length === 0) continue;
       const [part] = over;
-      if (over.length > 1 || !part || !NUMERIC.test(part.text) || top - part.y1 >= 3 * height) break;
+      if (over.length > 1 || !part || !NUMERIC.test(part.text) || top - part.y1 >= 6 * height) break;
       parts.push(part.text);
       top = rowTop(page, r);
       first = r;
@@ -590,6 +595,41 @@ function amountOver(page: Layout["pages"][number], row: number, x0: number, x1: 
         !(seg.words[i + 1]?.text ?? "").startsWith("%"),
     ),
   );
+}
+
+/**
+ * The first line of a column title wrapped over two lines, folded, or "": the words of the row over `row` that stand
+ * over the title's `found` words, within a line height of them, none a figure.
+ */
+function wrappedTitle(
+  page: Layout["pages"][number],
+  row: number,
+  found: readonly PlacedWord[],
+  height: number,
+): string {
+  if (row < 1 || found.length === 0) return "";
+  const x0 = Math.min(...found.map((w) => w.x0));
+  const x1 = Math.max(...found.map((w) => w.x1));
+  const top = Math.min(...found.map((w) => w.segment.box.y0));
+  const upper = rowWords(page, row - 1).filter((w) => Math.min(w.x1, x1) - Math.max(w.x0, x0) > 0);
+  if (upper.length === 0 || upper.some((w) => /\d/.test(w.text) || top - w.y1 >= height)) return "";
+  return upper.map((w) => w.folded).join("");
+}
+
+/** A segment's label read with the first line of its title wrapped over it (wrappedTitle), or null. */
+function wrappedTitleLabel(
+  page: Layout["pages"][number],
+  row: number,
+  seg: LineSegment,
+  height: number,
+): readonly LabelEntry[] | null {
+  const lead = wrappedTitle(
+    page,
+    row,
+    rowWords(page, row).filter((w) => w.segment === seg),
+    height,
+  );
+  return lead === "" ? null : (LABELS.get(lead + seg.folded.filter((w) => w !== "").join("")) ?? null);
 }
 
 /**
@@ -640,7 +680,15 @@ function labelOver(
     const kept = only?.folded.filter(
       (f, i) => f !== "" && !SKIPPED.has(f) && !RATE_WORD.test(only.words[i]?.text ?? ""),
     );
-    const whole = kept ? LABELS.get(kept.join("")) : undefined;
+    // A title wrapped onto two lines in a narrow column ("Tax" over "Amount", "USt-" over "Betrag"): its first line,
+    // right over the words found, leads the phrase ("Amount" alone would name the total).
+    const lead = wrappedTitle(
+      page,
+      row - up,
+      over.map((i) => words[i]).filter((w) => w !== undefined),
+      height,
+    );
+    const whole = kept ? (LABELS.get(lead + kept.join("")) ?? LABELS.get(kept.join(""))) : undefined;
     if (whole) return { entries: whole, up };
     const phrase = (from: number, to: number) =>
       words
@@ -652,7 +700,7 @@ function labelOver(
       [first - 1, last],
       [first, last + 1],
     ] as const) {
-      const entries = LABELS.get(phrase(from, to));
+      const entries = (lead !== "" ? LABELS.get(lead + phrase(from, to)) : undefined) ?? LABELS.get(phrase(from, to));
       if (entries) return { entries, up };
     }
     // OCR runs a grid's labels together and misreads a letter ("TOTALTIC" for "TOTAL TTC").
@@ -713,6 +761,28 @@ function rowLabel(page: Layout["pages"][number], row: number, number: PlacedWord
   return null;
 }
 
+/** The titles of an item table's description, quantity and unit-price columns, folded, their words run together. */
+const ITEM_TITLES = {
+  description: new Set(HEADER_PHRASES.description.map((p) => foldForMatching(p).replace(/\s+/g, ""))),
+  count: new Set(
+    [...HEADER_PHRASES.quantity, ...HEADER_PHRASES.unitPrice].map((p) => foldForMatching(p).replace(/\s+/g, "")),
+  ),
+};
+
+/**
+ * Whether a row is an item of a table whose titles (`up` rows over it, and the row over those: a title wrapped onto
+ * two lines) name a description and a quantity or unit price. Each item prints its own net, tax and gross figures
+ * ("Net Amount  Tax Amount  Total Amount" over every row): no totals grid, which names no item. The table's row that
+ * adds up the items (columnSums) is its totals, labelled by those titles.
+ */
+function itemRow(page: Layout["pages"][number], row: number, up: number): boolean {
+  if (up === 0 || columnSums(page, row).size > 0) return false;
+  const labels = row - up;
+  const folded = [labels - 1, labels].flatMap((r) => (r < 0 ? [] : rowWords(page, r).map((w) => w.folded)));
+  const phrases = folded.flatMap((f, i) => [f, `${f}${folded[i + 1] ?? ""}`]);
+  return phrases.some((p) => ITEM_TITLES.description.has(p)) && phrases.some((p) => ITEM_TITLES.count.has(p));
+}
+
 /**
  * Totals printed as a grid (labels over values: "Total HT   TVA   Total TTC" above "100,00   4,90   104,90"): a row
  * of numbers of which two or more, and at least half, stand under labels of summary roles a few rows up (notes at the
@@ -731,10 +801,10 @@ function totalsGrid(page: Layout["pages"][number], row: number): boolean {
   }
   const top = rowTop(page, row);
   const height = Math.max(...segments.map((s) => s.height));
-  const labelled = numbers.filter((n) =>
-    labelOver(page, row, n.x0, n.x1, top, height)?.entries.some((e) => SUMMARY_ROLES.has(e.role)),
-  );
-  let grid = labelled.length >= 2 && labelled.length * 2 >= numbers.length;
+  const over = numbers.map((n) => labelOver(page, row, n.x0, n.x1, top, height));
+  const labelled = numbers.filter((_, i) => over[i]?.entries.some((e) => SUMMARY_ROLES.has(e.role)));
+  const up = over.find((o) => o?.entries.some((e) => SUMMARY_ROLES.has(e.role)))?.up ?? 0;
+  let grid = labelled.length >= 2 && labelled.length * 2 >= numbers.length && !itemRow(page, row, up);
   // A row adding up the rows over it ends its columns, whatever is printed under it.
   if (grid && columnSums(page, row).size === 0) {
     const x0 = Math.min(...numbers.map((w) => w.x0));
@@ -875,11 +945,12 @@ function aboveLabel(layout: Layout, span: Span): LabelHit | null {
       return (overlap > 0 || Math.abs(s.box.x0 - x0) < 0.02) && span.segment.box.y0 - s.box.y1 < 3 * height;
     });
     for (const seg of candidates) {
-      const whole = segmentLabel(seg);
+      const whole = wrappedTitleLabel(page, span.segment.row - up, seg, height) ?? segmentLabel(seg);
       const entries = whole ?? (up === 1 ? titleOver(seg, x0, x1) : null);
       if (entries) {
-        // A column header of a table labels every cell below it only weakly.
-        const header = row.length >= 3 || !whole ? 0.45 : 1;
+        // A column header of a table labels every cell below it only weakly, an item table's too where its titles
+        // wrapped and the line right over the value holds only a few of them.
+        const header = row.length >= 3 || !whole || itemRow(page, span.segment.row, up) ? 0.45 : 1;
         return { roles: entries, decay: (up === 1 ? 0.75 : 0.5) * header, direction: "above", distance: up, gaps: 0 };
       }
     }

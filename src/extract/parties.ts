@@ -1214,15 +1214,27 @@ function addressEvidence(run: AddressRun): number {
   );
 }
 
-/** Lines of a block starting at `row` in the column of `x0`: left-aligned, no big vertical gap. */
-function blockBelow(page: PageLayout, row: number, x0: number, x1: number, maxLines: number): LineSegment[][] {
+/**
+ * Lines of a block starting at `row` in the column of `x0`: left-aligned, no big vertical gap; with `right`, the
+ * lines set flush right against it instead (a block right-aligned at the page's edge under its heading).
+ */
+function blockBelow(
+  page: PageLayout,
+  row: number,
+  x0: number,
+  x1: number,
+  maxLines: number,
+  right?: number,
+): LineSegment[][] {
   const lines: LineSegment[][] = [];
   let lastBottom: number | null = null;
   let lastTop: number | null = null;
   let pitch: number | null = null;
   let lastHeight = page.medianHeight;
+  const inColumn = (s: LineSegment): boolean =>
+    right === undefined ? s.box.x0 >= x0 - 0.03 && s.box.x0 < x1 : Math.abs(s.box.x1 - right) < FLUSH;
   for (let r = row; r < page.rows.length && lines.length < maxLines; r++) {
-    const segs = rowSegments(page, r).filter((s) => s.box.x0 >= x0 - 0.03 && s.box.x0 < x1);
+    const segs = rowSegments(page, r).filter(inColumn);
     // Rows with nothing in this column (a letterhead beside the address window) neither add nor end the block.
     if (segs.length === 0) continue;
     const top = Math.min(...segs.map((s) => s.box.y0));
@@ -1430,6 +1442,24 @@ function labelledRows(page: PageLayout, from: number): PartyDecision | null {
   };
 }
 
+/** How near two right edges must be to call lines flush right with each other (page-width ratio). */
+const FLUSH = 0.012;
+
+/**
+ * The right edge of a block set flush right under its heading `seg` (in `row`), or undefined for a left-aligned one:
+ * the first line under the heading ends where the heading ends and starts clearly left of it ("Billing Address :"
+ * over "Blue Ridge Industries Inc.", both against the page's right margin).
+ */
+function flushRight(page: PageLayout, row: number, seg: LineSegment): number | undefined {
+  for (let r = row + 1; r < Math.min(page.rows.length, row + 3); r++) {
+    const under = rowSegments(page, r).filter((s) => s.box.x1 > seg.box.x0 && s.box.x0 < seg.box.x1);
+    if (under.length === 0) continue;
+    const flush = under.length === 1 && under[0] !== undefined && Math.abs(under[0].box.x1 - seg.box.x1) < FLUSH;
+    return flush && (under[0]?.box.x0 ?? 1) < seg.box.x0 - 0.03 ? seg.box.x1 : undefined;
+  }
+  return undefined;
+}
+
 /** Sections introduced by a party label ("Verkäufer", "Bill to:", "Client"): a label alone on its segment. */
 function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDecision | null {
   for (const page of layout.pages) {
@@ -1446,7 +1476,7 @@ function labelledParty(layout: Layout, role: "supplier" | "customer"): PartyDeci
         if (!strong) continue;
         const rows = labelledRows(page, r + 1);
         if (rows) return rows;
-        const lines = blockBelow(page, r + 1, seg.box.x0, seg.box.x0 + 0.3, 7);
+        const lines = blockBelow(page, r + 1, seg.box.x0, seg.box.x0 + 0.3, 7, flushRight(page, r, seg));
         if (lines.length > 0) return blockDecision(lines, 1.8);
       }
     }
